@@ -1,0 +1,172 @@
+package org.privacybounds.smoothed;
+
+import java.util.function.DoubleUnaryOperator;
+
+import org.privacybounds.numeric.CountLaw;
+import org.privacybounds.numeric.LogConcaveSum;
+import org.privacybounds.numeric.LogMath;
+
+/**
+ * One neighbour pair of the sampling-histogram mechanism, seen from a base histogram g: the
+ * neighbour is {@code g' = g - e_a + e_b} (one record moved from category a to category b).
+ *
+ * <p>The likelihood ratio {@code rho(k) = P_{g'}(k) / P_g(k)} of a sampled histogram k depends on k
+ * only through {@code (k_a, k_b)} (design note, step 1):
+ * <ul>
+ *   <li>without replacement: {@code rho = ((g_a - k_a)/g_a) * ((g_b + 1)/(g_b + 1 - k_b))};</li>
+ *   <li>with replacement: {@code rho = ((g_a - 1)/g_a)^{k_a} * ((g_b + 1)/g_b)^{k_b}}.</li>
+ * </ul>
+ * rho is decreasing in k_a and increasing in k_b, so every region {@code rho < c} or
+ * {@code rho > c} is a staircase in the (k_a, k_b) plane. Sums over such a region use the
+ * three-category marginal (k_a, k_b, rest) = law of k_a times law of k_b given k_a, each
+ * log-concave, summed outward with {@link LogConcaveSum}'s certified truncation.
+ */
+final class MovePair {
+    private final Sampling sampling;
+    private final int n;
+    private final int sampleSize;
+    private final int ga;
+    private final int gb;
+    private final int rest;
+    private final CountLaw outer;
+    private final double logStepA; // with replacement: log((g_a - 1)/g_a)
+    private final double logStepB; // with replacement: log((g_b + 1)/g_b)
+
+    MovePair(Sampling sampling, int[] g, int a, int b, int sampleSize) {
+        long total = 0;
+        for (int c : g) {
+            total += c;
+        }
+        if (g[a] < 1) {
+            throw new IllegalArgumentException("category " + a + " is empty: no record to move");
+        }
+        this.sampling = sampling;
+        this.n = (int) total;
+        this.sampleSize = sampleSize;
+        this.ga = g[a];
+        this.gb = g[b];
+        this.rest = n - ga - gb;
+        this.outer = sampling == Sampling.WITHOUT_REPLACEMENT
+                ? CountLaw.hypergeometric(n, ga, sampleSize)
+                : CountLaw.binomial(sampleSize, ga, n);
+        this.logStepA = ga == 1 ? Double.NEGATIVE_INFINITY : Math.log1p(-1.0 / ga);
+        this.logStepB = gb == 0 ? Double.POSITIVE_INFINITY : Math.log1p(1.0 / gb);
+    }
+
+    /** log rho(k_a, k_b). */
+    double logRho(int ka, int kb) {
+        if (sampling == Sampling.WITHOUT_REPLACEMENT) {
+            if (ka >= ga) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            return Math.log((double) (ga - ka) / ga) - Math.log((double) ((long) gb + 1 - kb) / ((long) gb + 1));
+        }
+        double la = ka == 0 ? 0 : ka * logStepA;
+        double lb = kb == 0 ? 0 : kb * logStepB;
+        return la + lb;
+    }
+
+    private int kbMin(int ka) {
+        if (sampling == Sampling.WITHOUT_REPLACEMENT || rest == 0) {
+            return Math.max(0, sampleSize - ka - rest);
+        }
+        return 0;
+    }
+
+    private int kbMax(int ka) {
+        if (sampling == Sampling.WITHOUT_REPLACEMENT || gb == 0) {
+            return Math.min(gb, sampleSize - ka);
+        }
+        return sampleSize - ka;
+    }
+
+    private CountLaw inner(int ka) {
+        int draws = sampleSize - ka;
+        if (rest == 0) {
+            return CountLaw.degenerate(draws);
+        }
+        if (sampling == Sampling.WITHOUT_REPLACEMENT) {
+            return CountLaw.hypergeometric(n - ga, gb, draws);
+        }
+        return CountLaw.binomial(draws, gb, (long) n - ga);
+    }
+
+    /** A certified sum: log value and a bound on its relative error from truncation. */
+    record Sum(double log, double relativeTruncation, long terms) {
+        static final Sum ZERO = new Sum(Double.NEGATIVE_INFINITY, 0, 0);
+
+        Sum plus(Sum o) {
+            return new Sum(LogMath.logAdd(log, o.log), Math.max(relativeTruncation, o.relativeTruncation), terms + o.terms);
+        }
+    }
+
+    /**
+     * {@code sum_k P_g(k) F(rho(k))} over the region {@code log rho < c} (low) or
+     * {@code log rho > c} (high), where {@code logF(log rho) <= 0} on the region.
+     */
+    Sum regionSum(boolean low, double c, DoubleUnaryOperator logF, double relTol) {
+        int lo = outer.lower();
+        int hi = outer.upper();
+        int from;
+        int to;
+        if (low) {
+            from = LogConcaveSum.firstTrue(lo, hi, ka -> logRho(ka, kbMin(ka)) < c);
+            to = hi;
+        } else {
+            from = lo;
+            to = LogConcaveSum.firstTrue(lo, hi, ka -> !(logRho(ka, kbMax(ka)) > c)) - 1;
+        }
+        if (from > to) {
+            return Sum.ZERO;
+        }
+        final double[] innerTrunc = {0};
+        final long[] innerTerms = {0};
+        LogConcaveSum.Result r = LogConcaveSum.sum(outer, from, to, ka -> {
+            int bLo = kbMin(ka);
+            int bHi = kbMax(ka);
+            if (bLo > bHi) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            if (bLo == bHi) {
+                double lr = logRho(ka, bLo);
+                innerTerms[0]++;
+                return (low ? lr < c : lr > c) ? logF.applyAsDouble(lr) : Double.NEGATIVE_INFINITY;
+            }
+            int kbFrom;
+            int kbTo;
+            if (low) {
+                kbFrom = bLo;
+                kbTo = LogConcaveSum.firstTrue(bLo, bHi, kb -> !(logRho(ka, kb) < c)) - 1;
+            } else {
+                kbFrom = LogConcaveSum.firstTrue(bLo, bHi, kb -> logRho(ka, kb) > c);
+                kbTo = bHi;
+            }
+            if (kbFrom > kbTo) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            LogConcaveSum.Result in = LogConcaveSum.sum(inner(ka), kbFrom, kbTo,
+                    kb -> logF.applyAsDouble(logRho(ka, kb)), relTol);
+            innerTrunc[0] = Math.max(innerTrunc[0], in.relativeTruncation());
+            innerTerms[0] += in.terms();
+            return in.logSum();
+        }, relTol);
+        double rel = (1 + r.relativeTruncation()) * (1 + innerTrunc[0]) - 1;
+        return new Sum(r.logSum(), rel, r.terms() + innerTerms[0]);
+    }
+
+    /** Hockey-stick divergence {@code d_eps(g, g') = sum_k P_g(k) (1 - e^eps rho(k))_+}. */
+    Sum hockeyStick(double eps, double relTol) {
+        return regionSum(true, -eps, lr -> LogMath.log1mexp(eps + lr), relTol);
+    }
+
+    /**
+     * One-sided adjusted utility {@code u(g, g', t)} of seed 000 Appendix A.1 with
+     * {@code t = e^eps / (1 + e^eps)}: {@code 1/(1-t) E_{k ~ P_g}[(max(P_g, P_g')/(P_g + P_g') - t)_+]},
+     * which simplifies to {@code sum_k P_g(k) [(1 - e^eps rho)_+ + (rho - e^eps)_+] / (1 + rho)}.
+     */
+    Sum oneSidedUtility(double eps, double relTol) {
+        Sum low = regionSum(true, -eps, lr -> LogMath.log1mexp(eps + lr) - LogMath.log1pexp(lr), relTol);
+        Sum high = regionSum(false, eps, lr -> LogMath.log1mexp(eps - lr) - LogMath.log1pexp(-lr), relTol);
+        return low.plus(high);
+    }
+}

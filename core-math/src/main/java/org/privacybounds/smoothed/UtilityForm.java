@@ -1,0 +1,16 @@
+package org.privacybounds.smoothed;
+
+/** Which adjusted utility of the Bayesian adversary (seed 000 Section 3, Appendix A.1). */
+public enum UtilityForm {
+    /**
+     * Appendix A.1, the form plotted in Figure 1: {@code max over neighbours x' of u(x, x', t)},
+     * expectation under the real database x, posterior over {x, x'} with a uniform prior (spec G17).
+     */
+    FIGURE1,
+    /**
+     * Eq. (3): the adversary knows x minus record i and predicts record i; the maximum over which
+     * value the record truly has, and over the records i of x. For m = 2 this is
+     * {@code max over x' of max(u(x, x', t), u(x', x, t))}.
+     */
+    EQ3
+}

@@ -1,0 +1,42 @@
+package org.privacybounds.validation;
+
+/** Argument checks that throw {@link BadInputException} with the parameter name in the message. */
+public final class Require {
+    private Require() {
+    }
+
+    public static long nonNegative(String name, long value) {
+        if (value < 0) {
+            throw new BadInputException(name, value, "must be >= 0");
+        }
+        return value;
+    }
+
+    public static long positive(String name, long value) {
+        if (value <= 0) {
+            throw new BadInputException(name, value, "must be >= 1");
+        }
+        return value;
+    }
+
+    public static double finiteNonNegative(String name, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new BadInputException(name, value, "must be a finite number >= 0");
+        }
+        return value;
+    }
+
+    public static double openUnitInterval(String name, double value) {
+        if (!(value > 0 && value < 1)) {
+            throw new BadInputException(name, value, "must be in the open interval (0, 1)");
+        }
+        return value;
+    }
+
+    public static int toInt(String name, long value) {
+        if (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE) {
+            throw new BadInputException(name, value, "must be at most " + Integer.MAX_VALUE);
+        }
+        return (int) value;
+    }
+}

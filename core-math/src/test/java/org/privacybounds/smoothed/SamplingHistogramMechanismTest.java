@@ -1,0 +1,174 @@
+package org.privacybounds.smoothed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.privacybounds.exact.ExactMath;
+import org.privacybounds.exact.ExactSamplingProfile;
+import org.privacybounds.validation.BadInputException;
+
+class SamplingHistogramMechanismTest {
+    private static final double EPS_FIG1 = Math.log(51.0 / 49.0);
+
+    @ParameterizedTest(name = "m = {0}, {1}")
+    @CsvSource({"2, WITHOUT_REPLACEMENT", "3, WITHOUT_REPLACEMENT", "4, WITHOUT_REPLACEMENT",
+            "2, WITH_REPLACEMENT", "3, WITH_REPLACEMENT", "4, WITH_REPLACEMENT"})
+    void fastPathAgreesWithExactRationalsOnRandomSmallCases(int m, Sampling sampling) {
+        SplittableRandom rnd = new SplittableRandom(20261122L + 31L * m + sampling.ordinal());
+        int cases = m == 4 ? 12 : 25;
+        for (int c = 0; c < cases; c++) {
+            int n = 2 + rnd.nextInt(m == 2 ? 60 : m == 3 ? 24 : 12);
+            int[] h = randomHistogram(rnd, m, n);
+            int t = rnd.nextInt(n + 1);
+            double eps = rnd.nextInt(4) == 0 ? 0.0 : rnd.nextDouble() * 3;
+            SamplingHistogramMechanism fast = SamplingHistogramMechanism.of(sampling, t);
+            ProfileValue v = fast.profile(h, eps);
+            BigDecimal exact = new ExactSamplingProfile(sampling, t).delta(h, eps);
+            String where = java.util.Arrays.toString(h) + " T=" + t + " eps=" + eps;
+            assertEquals(0, ExactMath.relativeError(v.logDelta(), exact), 1e-9, where);
+            assertTrue(v.relativeErrorBound() <= 1e-9, where);
+        }
+    }
+
+    @Test
+    void everyHockeyStickDirectionAgreesWithExactRationals() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (Sampling s : Sampling.values()) {
+            for (int c = 0; c < 40; c++) {
+                int n = 3 + rnd.nextInt(30);
+                int[] h = randomHistogram(rnd, 3, n);
+                int t = rnd.nextInt(n + 1);
+                double eps = rnd.nextDouble() * 2;
+                for (int a = 0; a < 3; a++) {
+                    if (h[a] == 0) {
+                        continue;
+                    }
+                    int b = (a + 1 + rnd.nextInt(2)) % 3;
+                    int[] hp = h.clone();
+                    hp[a]--;
+                    hp[b]++;
+                    double[] fast = SamplingHistogramMechanism.of(s, t).logHockeyStick(h, a, b, eps);
+                    BigDecimal exact = new ExactSamplingProfile(s, t).hockeyStick(h, hp, eps);
+                    assertEquals(0, ExactMath.relativeError(fast[0], exact), 1e-9, s + " " + java.util.Arrays.toString(h) + " a=" + a + " b=" + b);
+                }
+            }
+        }
+    }
+
+    @Test
+    void allOneTypeDatabaseHasTheClosedForm() {
+        // spec C.1: delta_eps(h = 0) = max(T/n, 1 - e^eps (n - T)/n)
+        assertEquals(0.5, profile(new int[] {0, 100}, 50, 1.0).delta(), 1e-14);
+        assertEquals(0.99, profile(new int[] {0, 100}, 99, 1.0).delta(), 1e-14);
+        double closed = Math.max(30.0 / 40, 1 - Math.exp(0.1) * 10 / 40);
+        assertEquals(closed, profile(new int[] {40, 0}, 30, 0.1).delta(), 1e-14);
+    }
+
+    @Test
+    void deterministicWhenEveryRecordIsSampled() {
+        // T = n: the output is the histogram itself, every neighbour differs: delta = 1
+        for (double eps : new double[] {0, 1, 10}) {
+            assertEquals(1.0, profile(new int[] {3, 4}, 7, eps).delta(), 1e-15);
+            assertEquals(1.0, profile(new int[] {250, 249}, 499, eps).delta(), 1e-15);
+        }
+        // eta = 0.998 rounds up to T = n for every n < 500 (spec G1)
+        assertEquals(499, SampleSize.fromEta(new BigDecimal("0.998"), 499, SampleSize.Rounding.CEIL));
+        assertEquals(499, SampleSize.fromEta(new BigDecimal("0.998"), 500, SampleSize.Rounding.CEIL));
+    }
+
+    @Test
+    void worstDatabaseAttainsTheDpDeltaTOverN() {
+        // spec H.3: n = 2000, h = 1, T = 1996 -> delta = 0.998 = T/n, for every eps
+        for (double eps : new double[] {0, EPS_FIG1, 2, 7}) {
+            ProfileValue v = profile(new int[] {1, 1999}, 1996, eps);
+            assertEquals(0.998, v.delta(), 1e-13);
+        }
+        SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1996);
+        assertEquals(0.998, Math.exp(m.logDpDelta(2000)), 1e-15);
+        // with replacement: 1 - (1 - 1/n)^T, attained by a database missing a category
+        SamplingHistogramMechanism w = SamplingHistogramMechanism.of(Sampling.WITH_REPLACEMENT, 5);
+        double dp = 1 - Math.pow(1 - 1.0 / 10, 5);
+        assertEquals(dp, Math.exp(w.logDpDelta(10)), 1e-15);
+        assertEquals(dp, w.profile(new int[] {10, 0}, 0.7).delta(), 1e-13);
+    }
+
+    @Test
+    void balancedElectionReferenceValue() {
+        // spec H.2 (mpmath, 50 digits): n = 2000, h = 1000, T = 1996, eps = ln(51/49)
+        ProfileValue v = profile(new int[] {1000, 1000}, 1996, EPS_FIG1);
+        assertEquals(0.361877279068545, v.delta(), 1e-14);
+        assertNotNull(v.worst());
+    }
+
+    @Test
+    void largeElectionIsFastAndMatchesAnIndependentHighPrecisionValue() {
+        // n = 1e6, h = 480000, 0.2 % lost (T = 998000), eps = ln(51/49). Reference: mpmath at
+        // 50 digits, the literal hockey-stick sum over every output for all four neighbour
+        // directions (scratch cross-check, quoted in the issue note).
+        ProfileValue v = profile(new int[] {480000, 520000}, 998000, EPS_FIG1);
+        assertEquals(REF_LOG10_1E6, v.log10Delta(), 1e-10);
+        // n = 1e7, h = 4.6e6, T = 9,980,000: mpmath gives delta = 1.0323226256990932214e-5
+        ProfileValue v7 = profile(new int[] {4_600_000, 5_400_000}, 9_980_000, EPS_FIG1);
+        assertEquals(-4.9861845540034133971, v7.log10Delta(), 1e-10);
+        // n = 1.5e8: must not underflow, and is far below 1/n
+        ProfileValue big = profile(new int[] {74_216_154, 81_268_924}, 155_174_921, EPS_FIG1);
+        assertTrue(big.log10Delta() < -8 && big.log10Delta() > -40, "log10 delta " + big.log10Delta());
+        assertTrue(big.relativeErrorBound() < 1e-9);
+    }
+
+    /** mpmath, 50 digits: delta = 0.0046322109589243360567. */
+    static final double REF_LOG10_1E6 = -2.3342116703059899003;
+
+    @Test
+    void deltaIsNonIncreasingInEpsilonAndZeroEpsilonIsTotalVariation() {
+        int[] h = {12, 9, 4};
+        double prev = 2;
+        for (double eps = 0; eps <= 4; eps += 0.25) {
+            double d = profile(h, 18, eps).delta();
+            assertTrue(d <= prev + 1e-15);
+            prev = d;
+        }
+    }
+
+    @Test
+    void badInputIsNamed() {
+        BadInputException e = assertThrows(BadInputException.class, () -> profile(new int[] {3, -1}, 1, 1));
+        assertTrue(e.getMessage().contains("--counts"));
+        e = assertThrows(BadInputException.class, () -> profile(new int[] {3, 1}, 5, 1));
+        assertTrue(e.getMessage().contains("--sample-size"));
+        e = assertThrows(BadInputException.class, () -> profile(new int[] {3, 1}, 2, -1));
+        assertTrue(e.getMessage().contains("--epsilon"));
+        assertThrows(BadInputException.class, () -> SampleSize.parseEta("1.0"));
+        assertThrows(BadInputException.class, () -> SampleSize.parseEta("abc"));
+    }
+
+    @Test
+    void sampleSizeIsExact() {
+        assertEquals(998, SampleSize.fromEta(new BigDecimal("0.998"), 1000, SampleSize.Rounding.CEIL));
+        assertEquals(1996, SampleSize.fromEta(new BigDecimal("0.998"), 2000, SampleSize.Rounding.ROUND));
+        assertEquals(1497, SampleSize.fromEta(new BigDecimal("0.998"), 1500, SampleSize.Rounding.ROUND)); // 1497.0
+        assertEquals(2, SampleSize.fromEta(new BigDecimal("0.25"), 6, SampleSize.Rounding.ROUND)); // 1.5 -> 2
+        assertEquals(2, SampleSize.fromEta(new BigDecimal("0.25"), 6, SampleSize.Rounding.CEIL));
+        assertEquals(1997, SampleSize.fromLostFraction(new BigDecimal("0.002"), 2000 + 1)); // floor(4.002) = 4 lost
+    }
+
+    static ProfileValue profile(int[] h, int t, double eps) {
+        return SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t).profile(h, eps);
+    }
+
+    static int[] randomHistogram(SplittableRandom rnd, int m, int n) {
+        int[] h = new int[m];
+        for (int i = 0; i < n; i++) {
+            h[rnd.nextInt(rnd.nextInt(4) == 0 ? 1 : m)]++;
+        }
+        return h;
+    }
+}
