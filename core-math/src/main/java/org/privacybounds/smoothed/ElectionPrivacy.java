@@ -1,0 +1,53 @@
+package org.privacybounds.smoothed;
+
+import java.math.BigDecimal;
+
+/**
+ * The privacy of publishing a two-candidate vote count when a fraction of ballots is lost at
+ * random (seed 000 Appendix A.1, Figures 1 and 3): the sampling-histogram mechanism over the
+ * two candidates' votes, {@code delta_eps(x)} at {@code eps = ln(t/(1-t))}, and the adversary's
+ * adjusted utility at threshold t.
+ */
+public final class ElectionPrivacy {
+    private ElectionPrivacy() {
+    }
+
+    /**
+     * One election's figures.
+     *
+     * @param n                  votes counted for the two candidates
+     * @param sampleSize         T, the ballots that survive
+     * @param logDelta           ln delta_eps(x)
+     * @param logUtility         ln of the adjusted utility (Figure 1 form unless asked otherwise)
+     * @param relativeErrorBound the larger certificate of the two
+     */
+    public record Result(long n, int sampleSize, double logDelta, double logUtility, double relativeErrorBound, Neighbor worst) {
+    }
+
+    /**
+     * @param votesA       first candidate's votes
+     * @param votesB       second candidate's votes
+     * @param lostFraction fraction of ballots lost, as an exact decimal; T = n - floor(fraction n)
+     * @param threshold    t in [0.5, 1)
+     */
+    public static Result compute(long votesA, long votesB, BigDecimal lostFraction, double threshold, Sampling sampling, UtilityForm form) {
+        long n = votesA + votesB;
+        int t = SampleSize.fromLostFraction(lostFraction, n);
+        return compute(votesA, votesB, t, threshold, sampling, form);
+    }
+
+    /** The same for a sample size T given directly. */
+    public static Result compute(long votesA, long votesB, int sampleSize, double threshold, Sampling sampling, UtilityForm form) {
+        if (votesA < 0 || votesB < 0 || votesA + votesB > Integer.MAX_VALUE || votesA + votesB < 1) {
+            throw new org.privacybounds.validation.BadInputException("votes", votesA + "," + votesB,
+                    "vote counts must be >= 0 with a total in [1, " + Integer.MAX_VALUE + "]");
+        }
+        int[] h = {(int) votesA, (int) votesB};
+        double eps = AdjustedUtility.epsilonOfThreshold(threshold);
+        SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
+        ProfileValue p = m.profile(h, eps);
+        UtilityValue u = new AdjustedUtility(m).utility(h, threshold, form);
+        return new Result(votesA + votesB, sampleSize, p.logDelta(), u.logUtility(),
+                Math.max(p.relativeErrorBound(), u.relativeErrorBound()), p.worst());
+    }
+}

@@ -1,0 +1,29 @@
+package org.privacybounds.jobs.common;
+
+import java.nio.file.Path;
+
+import picocli.CommandLine.Option;
+
+/** The options every command takes (../shared/design/cli.md, "Common options"). */
+public final class CommonOptions {
+    @Option(names = "--json", description = "Print exactly one JSON object on stdout (logs and progress go to stderr).")
+    public boolean json;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write results (CSV, JSON, Parquet, PNG) under DIR, atomically: a temporary folder renamed at the end.")
+    public Path out;
+
+    @Option(names = "--overwrite", description = "Replace an existing --out folder (otherwise an existing folder is an error).")
+    public boolean overwrite;
+
+    @Option(names = "--master", paramLabel = "URL", defaultValue = "local[*]",
+            description = "Spark master for commands that run Spark jobs (default: ${DEFAULT-VALUE}).")
+    public String master;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+            description = "Seed for anything random; the same seed gives the same result for any partitioning (default: ${DEFAULT-VALUE}).")
+    public long seed;
+
+    @Option(names = "--verbose", description = "Show Spark's INFO logging.")
+    public boolean verbose;
+}

@@ -1,0 +1,44 @@
+package org.privacybounds.jobs.common;
+
+import java.util.List;
+import java.util.Locale;
+
+/** Writes small result tables as RFC 4180 CSV (values are numbers and simple labels). */
+public final class Csv {
+    private Csv() {
+    }
+
+    public static String table(List<String> header, List<List<Object>> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.join(",", header)).append('\n');
+        for (List<Object> r : rows) {
+            for (int i = 0; i < r.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append(cell(r.get(i)));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    static String cell(Object v) {
+        if (v == null) {
+            return "";
+        }
+        if (v instanceof Double d) {
+            return Double.isFinite(d) ? repr(d) : "";
+        }
+        String s = v.toString();
+        if (s.contains(",") || s.contains("\"") || s.contains("\n")) {
+            return '"' + s.replace("\"", "\"\"") + '"';
+        }
+        return s;
+    }
+
+    /** Shortest repr that round-trips. */
+    static String repr(double d) {
+        return Double.toString(d).toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,71 @@
+package org.privacybounds.jobs.common;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** PNG line plots (XChart), headless. */
+public final class Plots {
+    private Plots() {
+    }
+
+    /** One line of a plot. */
+    public record Series(String name, double[] x, double[] y, boolean dashed, Color color) {
+    }
+
+    /**
+     * A plot with a base-10 logarithmic y axis. Points whose y is not a positive double (an
+     * underflow) are left out of that line.
+     */
+    public static void semilogY(Path png, String title, String xTitle, String yTitle, List<Series> series) {
+        System.setProperty("java.awt.headless", "true");
+        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setXAxisDecimalPattern("#");
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        for (Series s : series) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int i = 0; i < s.x.length; i++) {
+                if (s.y[i] > 0 && Double.isFinite(s.y[i])) {
+                    xs.add(s.x[i]);
+                    ys.add(s.y[i]);
+                }
+            }
+            if (xs.isEmpty()) {
+                continue;
+            }
+            XYSeries xy = chart.addSeries(s.name, xs, ys);
+            xy.setLineColor(s.color);
+            xy.setMarkerColor(s.color);
+            if (s.dashed) {
+                xy.setLineStyle(SeriesLines.DASH_DASH);
+                xy.setMarker(SeriesMarkers.NONE);
+            } else {
+                xy.setLineStyle(new BasicStroke(2f));
+                xy.setMarker(SeriesMarkers.CIRCLE);
+            }
+        }
+        try (OutputStream os = Files.newOutputStream(png)) {
+            BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

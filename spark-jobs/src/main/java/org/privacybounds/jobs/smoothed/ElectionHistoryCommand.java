@@ -1,0 +1,356 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.awt.Color;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.AdjustedUtility;
+import org.privacybounds.smoothed.ElectionPrivacy;
+import org.privacybounds.smoothed.SampleSize;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.UtilityForm;
+import org.privacybounds.validation.BadInputException;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code election-history}: the privacy of every election of a CSV when a fraction of ballots is
+ * lost (seed 000 Figures 1 and 3). Elections are partitioned across executors; each executor
+ * calls core-math; the driver collects, writes and plots.
+ */
+@Command(name = "election-history", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Privacy of publishing each election's two-candidate vote counts when a fraction of ballots is",
+                "lost at random (seed 000 Appendix A.1, Figures 1 and 3): n, T, delta_eps(x) with eps = ln(t/(1-t)),",
+                "the adversary's adjusted utility at threshold t, and 1/n, computed as a Spark job; CSV, JSON,",
+                "Parquet and a semilog PNG in the style of Figure 1 under --out."},
+        footer = {"", "Examples (Figure 1, and Figure 3 panel (d)):",
+                "  privacy-bounds election-history --data datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
+                "      --years 1920:2020 --lost-fraction 0.002 --threshold 0.51 --out out/figure1",
+                "  privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
+                "      --votes-columns dem_votes,rep_votes --lost-fraction 0.0001 --threshold 0.6 --json"})
+public final class ElectionHistoryCommand implements Callable<Integer> {
+    static final String DEFAULT_DATA = "datasets/smoothed_dp_paper_election_history_1900_2020.csv";
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--data", paramLabel = "CSV", defaultValue = DEFAULT_DATA,
+            description = "CSV with a header: one row per election (default: ${DEFAULT-VALUE}).")
+    String data;
+
+    @Option(names = "--year-column", paramLabel = "C", defaultValue = "year", description = "Column of the election year (default: ${DEFAULT-VALUE}).")
+    String yearColumn;
+
+    @Option(names = "--votes-columns", paramLabel = "A,B", defaultValue = "votes_a,votes_b",
+            description = "The two candidates' vote columns (default: ${DEFAULT-VALUE}).")
+    String votesColumns;
+
+    @Option(names = "--years", paramLabel = "FROM:TO", description = "Keep only elections with FROM <= year <= TO (default: all rows).")
+    String years;
+
+    /** Exactly one of the two ways to give the loss. */
+    static final class Loss {
+        @Option(names = "--lost-fraction", paramLabel = "F", description = "Fraction of ballots lost: T = n - floor(F n) (default: 0.002).")
+        String lostFraction;
+
+        @Option(names = "--eta", paramLabel = "DEC", description = "Sampling rate: T = ceil(eta n) (or round, see --rounding).")
+        String eta;
+    }
+
+    @ArgGroup(exclusive = true)
+    Loss loss;
+
+    @Option(names = "--rounding", paramLabel = "ceil|round", defaultValue = "ceil", description = "With --eta: ceil (Algorithm 2) or round (the paper's code) (default: ${DEFAULT-VALUE}).")
+    String rounding;
+
+    @Option(names = "--threshold", paramLabel = "t", defaultValue = "0.51",
+            description = "Adversary threshold t in [0.5, 1); eps = ln(t/(1-t)) (default: ${DEFAULT-VALUE}).")
+    double threshold;
+
+    @Option(names = "--form", paramLabel = "figure1|eq3", defaultValue = "figure1", description = "Utility form (default: ${DEFAULT-VALUE}).")
+    String form;
+
+    @Option(names = "--sampling", paramLabel = "without|with", defaultValue = "without", description = "Ballots kept without (Algorithm 2) or with replacement (default: ${DEFAULT-VALUE}).")
+    String sampling;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the elections (default: the default parallelism).")
+    int partitions;
+
+    /** What the executors need, serialisable. */
+    record Params(String lostFraction, String eta, SampleSize.Rounding rounding, double threshold, Sampling sampling,
+            UtilityForm form, String yearColumn, String colA, String colB) implements java.io.Serializable {
+    }
+
+    @Override
+    public Integer call() {
+        long start = System.nanoTime();
+        String[] cols = votesColumns.split(",");
+        if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank()) {
+            throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns, e.g. votes_a,votes_b");
+        }
+        AdjustedUtility.epsilonOfThreshold(threshold);
+        String lostFraction = loss == null || (loss.lostFraction == null && loss.eta == null) ? "0.002" : loss.lostFraction;
+        String eta = loss == null ? null : loss.eta;
+        if (lostFraction != null) {
+            BigDecimal f = parseDecimal("--lost-fraction", lostFraction);
+            if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) >= 0) {
+                throw new UserInputException("--lost-fraction", lostFraction, "must be in the open interval (0, 1)");
+            }
+        } else {
+            SampleSize.parseEta(eta);
+        }
+        SampleSize.Rounding r = switch (rounding) {
+            case "ceil" -> SampleSize.Rounding.CEIL;
+            case "round" -> SampleSize.Rounding.ROUND;
+            default -> throw new UserInputException("--rounding", rounding, "must be 'ceil' or 'round'");
+        };
+        Sampling s = switch (sampling) {
+            case "without" -> Sampling.WITHOUT_REPLACEMENT;
+            case "with" -> Sampling.WITH_REPLACEMENT;
+            default -> throw new UserInputException("--sampling", sampling, "must be 'without' or 'with'");
+        };
+        UtilityForm uf = switch (form) {
+            case "figure1" -> UtilityForm.FIGURE1;
+            case "eq3" -> UtilityForm.EQ3;
+            default -> throw new UserInputException("--form", form, "must be 'figure1' or 'eq3'");
+        };
+        long[] yearRange = parseYears();
+        checkLocalFile();
+        Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
+        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        try {
+            SparkSession spark = SparkSessions.get(common, "election-history");
+            long sparkReady = System.nanoTime();
+            Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(data);
+            List<String> present = Arrays.asList(raw.columns());
+            for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
+                if (!present.contains(c)) {
+                    throw new UserInputException(c.equals(params.yearColumn()) ? "--year-column" : "--votes-columns", c,
+                            "is not a column of " + data + " (columns: " + String.join(", ", present) + ")");
+                }
+            }
+            JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
+            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+            List<Row> rows = new ArrayList<>(input.repartition(parts)
+                    .map(row -> computeRow(row, params))
+                    .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1])
+                    .collect());
+            rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
+            if (rows.isEmpty()) {
+                throw new UserInputException("--years", years, "selects no election of " + data);
+            }
+            long computed = System.nanoTime();
+            ObjectNode root = Json.object();
+            root.put("command", "election-history");
+            ObjectNode p = root.putObject("parameters");
+            p.put("data", data);
+            p.put("yearColumn", yearColumn);
+            p.put("votesColumns", votesColumns);
+            if (years != null) {
+                p.put("years", years);
+            }
+            if (lostFraction != null) {
+                p.put("lostFraction", lostFraction);
+            } else {
+                p.put("eta", eta);
+                p.put("rounding", rounding);
+            }
+            p.put("threshold", threshold);
+            p.put("epsilon", AdjustedUtility.epsilonOfThreshold(threshold));
+            p.put("form", form);
+            p.put("sampling", sampling);
+            ArrayNode arr = root.putArray("rows");
+            List<List<Object>> csv = new ArrayList<>();
+            for (Row row : rows) {
+                ObjectNode o = arr.addObject();
+                o.put("year", row.getLong(0));
+                o.put("n", row.getLong(1));
+                o.put("T", row.getLong(2));
+                o.put("lost", row.getLong(1) - row.getLong(2));
+                Json.putLogPair(o, "delta", "log10Delta", row.getDouble(3));
+                Json.putLogPair(o, "utility", "log10Utility", row.getDouble(4));
+                o.put("inverseN", 1.0 / row.getLong(1));
+                o.put("relativeErrorBound", row.getDouble(5));
+                csv.add(Arrays.asList(row.getLong(0), row.getLong(1), row.getLong(2), row.getLong(1) - row.getLong(2),
+                        Math.exp(row.getDouble(3)), LogMath.toLog10(row.getDouble(3)), Math.exp(row.getDouble(4)),
+                        LogMath.toLog10(row.getDouble(4)), 1.0 / row.getLong(1), row.getDouble(5)));
+            }
+            root.put("method", "exact sums in log space with certified truncation (relativeErrorBound per row)");
+            root.put("units", "delta and utility are probabilities; inverseN = 1/n; epsilon in nats");
+            ObjectNode timing = root.putObject("timingsSeconds");
+            timing.put("sparkStart", (sparkReady - start) / 1e9);
+            timing.put("compute", (computed - sparkReady) / 1e9);
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("election-history: %s, %d elections, %s, t = %s (eps = %.10g)%n", data, rows.size(),
+                        lostFraction != null ? "lost fraction " + lostFraction : "eta " + eta, threshold, AdjustedUtility.epsilonOfThreshold(threshold));
+                o.printf("%-6s %-11s %-11s %-8s %-13s %-13s %-11s %s%n", "year", "n", "T", "lost", "log10 delta", "log10 util", "log10 1/n", "relErr");
+                for (List<Object> c : csv) {
+                    o.printf("%-6d %-11d %-11d %-8d %-13.4f %-13.4f %-11.4f %.1e%n", c.get(0), c.get(1), c.get(2), c.get(3), c.get(5), c.get(7),
+                            Math.log10((Double) c.get(8)), c.get(9));
+                }
+            }
+            o.flush();
+            System.err.printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
+                    (computed - sparkReady) / 1e9, (sparkReady - start) / 1e9);
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("rows.csv", Csv.table(List.of("year", "n", "T", "lost", "delta", "log10Delta", "utility", "log10Utility", "inverseN", "relativeErrorBound"), csv));
+                StructType schema = new StructType()
+                        .add("year", DataTypes.LongType, false).add("n", DataTypes.LongType, false)
+                        .add("T", DataTypes.LongType, false).add("lost", DataTypes.LongType, false)
+                        .add("delta", DataTypes.DoubleType, false).add("log10Delta", DataTypes.DoubleType, true)
+                        .add("utility", DataTypes.DoubleType, false).add("log10Utility", DataTypes.DoubleType, true)
+                        .add("inverseN", DataTypes.DoubleType, false).add("relativeErrorBound", DataTypes.DoubleType, false);
+                List<Row> out1 = new ArrayList<>();
+                for (List<Object> c : csv) {
+                    Object[] v = c.toArray();
+                    for (int i : new int[] {5, 7}) {
+                        if (!Double.isFinite((Double) v[i])) {
+                            v[i] = null;
+                        }
+                    }
+                    out1.add(RowFactory.create(v));
+                }
+                spark.createDataFrame(out1, schema).coalesce(1).write().parquet(out.resolve("rows.parquet").toUri().toString());
+                plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
+                Path done = out.commit();
+                System.err.println("election-history: wrote " + done);
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    /** One election: (year, n, T, ln delta, ln utility, relative error). Runs on an executor. */
+    static Row computeRow(Row row, Params p) {
+        long year = parseCount(row, 0, p.yearColumn(), true);
+        long a = parseCount(row, 1, p.colA(), false);
+        long b = parseCount(row, 2, p.colB(), false);
+        long n = a + b;
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            throw new BadInputException("--data", "year " + year + ": n = " + n, "the two vote counts must add up to a total in [1, " + Integer.MAX_VALUE + "]");
+        }
+        int t = p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
+                : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding());
+        ElectionPrivacy.Result r = ElectionPrivacy.compute(a, b, t, p.threshold(), p.sampling(), p.form());
+        return RowFactory.create(year, n, (long) t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
+    }
+
+    private static long parseCount(Row row, int i, String column, boolean isYear) {
+        String v = row.isNullAt(i) ? "" : row.getString(i).trim();
+        try {
+            long x = Long.parseLong(v);
+            if (x < 0) {
+                throw new NumberFormatException();
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new BadInputException("--data", "column " + column + " value '" + v + "'",
+                    isYear ? "years must be integers" : "vote counts must be non-negative integers");
+        }
+    }
+
+    private long[] parseYears() {
+        if (years == null) {
+            return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+        }
+        String[] p = years.split(":");
+        try {
+            if (p.length == 2) {
+                long a = Long.parseLong(p[0].trim());
+                long b = Long.parseLong(p[1].trim());
+                if (a <= b) {
+                    return new long[] {a, b};
+                }
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new UserInputException("--years", years, "must be FROM:TO with integer years, FROM <= TO");
+    }
+
+    private void checkLocalFile() {
+        URI u;
+        try {
+            u = URI.create(data);
+        } catch (IllegalArgumentException e) {
+            u = null;
+        }
+        boolean local = u == null || u.getScheme() == null || u.getScheme().equals("file") || u.getScheme().length() == 1;
+        if (local) {
+            Path p = u != null && "file".equals(u.getScheme()) ? Path.of(u) : Path.of(data);
+            if (!Files.isRegularFile(p)) {
+                throw new UserInputException("--data", data, "no such file");
+            }
+        }
+    }
+
+    private static BigDecimal parseDecimal(String option, String v) {
+        try {
+            return new BigDecimal(v.trim());
+        } catch (NumberFormatException e) {
+            throw new UserInputException(option, v, "must be a decimal number");
+        }
+    }
+
+    private static void plot(Path png, List<List<Object>> csv, String lostFraction, String eta, double threshold) {
+        int k = csv.size();
+        double[] x = new double[k];
+        double[] d = new double[k];
+        double[] u = new double[k];
+        double[] inv = new double[k];
+        for (int i = 0; i < k; i++) {
+            x[i] = ((Long) csv.get(i).get(0)).doubleValue();
+            d[i] = (Double) csv.get(i).get(4);
+            u[i] = (Double) csv.get(i).get(6);
+            inv[i] = (Double) csv.get(i).get(8);
+        }
+        String loss = lostFraction != null ? new BigDecimal(lostFraction).movePointRight(2).stripTrailingZeros().toPlainString() + " % of ballots lost"
+                : "eta = " + eta;
+        Plots.semilogY(png, "Privacy of US presidential elections (" + loss + ", t = " + threshold + ")", "year",
+                "probability (log scale; smaller is more private)",
+                List.of(new Plots.Series("delta_eps(x), eps = ln(t/(1-t))", x, d, false, new Color(0x1f77b4)),
+                        new Plots.Series("adversary's adjusted utility", x, u, false, new Color(0xd62728)),
+                        new Plots.Series("1/n", x, inv, true, new Color(0x555555))));
+    }
+}

@@ -1,0 +1,104 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.math.BigDecimal;
+
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.smoothed.SampleSize;
+import org.privacybounds.smoothed.Sampling;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+/** Mechanism options of the smoothed-DP commands (../shared/design/cli.md). */
+public final class MechanismOptions {
+    /** Exactly one way to give the sample size. */
+    public static final class Size {
+        @Option(names = "--eta", paramLabel = "DEC", description = "Sampling rate in (0, 1), as a decimal: T = ceil(eta n) (or round, see --rounding).")
+        String eta;
+
+        @Option(names = "--sample-size", paramLabel = "T", description = "Number T of records sampled.")
+        Long sampleSize;
+
+        @Option(names = "--lost", paramLabel = "L", description = "Number L of records lost: T = n - L.")
+        Long lost;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Size size;
+
+    @Option(names = "--rounding", paramLabel = "ceil|round", defaultValue = "ceil",
+            description = "T = ceil(eta n) (Algorithm 2) or round(eta n) (the paper's code) (default: ${DEFAULT-VALUE}).")
+    String rounding;
+
+    @Option(names = "--sampling", paramLabel = "without|with", defaultValue = "without",
+            description = "Sample without replacement (Algorithm 2) or with replacement (Appendix F) (default: ${DEFAULT-VALUE}).")
+    String sampling;
+
+    @Option(names = "--noise", paramLabel = "none|exponential", defaultValue = "none",
+            description = "Algorithm 4's additive exponential-mechanism noise on the sampled histogram (default: ${DEFAULT-VALUE}).")
+    String noise;
+
+    @Option(names = "--noise-epsilon", paramLabel = "E",
+            description = "Noise level of Algorithm 4: each coordinate gets noise with Pr[v] proportional to exp(-E |v - c| / 4). Required with --noise exponential.")
+    Double noiseEpsilon;
+
+    public Sampling sampling() {
+        return switch (sampling) {
+            case "without" -> Sampling.WITHOUT_REPLACEMENT;
+            case "with" -> Sampling.WITH_REPLACEMENT;
+            default -> throw new UserInputException("--sampling", sampling, "must be 'without' or 'with'");
+        };
+    }
+
+    public boolean noisy() {
+        return switch (noise) {
+            case "none" -> false;
+            case "exponential" -> {
+                if (noiseEpsilon == null) {
+                    throw new UserInputException("--noise-epsilon", "missing", "is required with --noise exponential");
+                }
+                yield true;
+            }
+            default -> throw new UserInputException("--noise", noise, "must be 'none' or 'exponential'");
+        };
+    }
+
+    public SampleSize.Rounding rounding() {
+        return switch (rounding) {
+            case "ceil" -> SampleSize.Rounding.CEIL;
+            case "round" -> SampleSize.Rounding.ROUND;
+            default -> throw new UserInputException("--rounding", rounding, "must be 'ceil' or 'round'");
+        };
+    }
+
+    /** T for a database of n records. */
+    public int sampleSize(long n) {
+        if (size.eta != null) {
+            BigDecimal eta = SampleSize.parseEta(size.eta);
+            return SampleSize.fromEta(eta, n, rounding());
+        }
+        if (size.lost != null) {
+            return SampleSize.fromLost(size.lost, n);
+        }
+        return SampleSize.checked("--sample-size", size.sampleSize, n);
+    }
+
+    /** Echo of the mechanism parameters. */
+    public void echo(ObjectNode p) {
+        if (size.eta != null) {
+            p.put("eta", size.eta);
+            p.put("rounding", rounding);
+        } else if (size.lost != null) {
+            p.put("lost", size.lost);
+        } else {
+            p.put("sampleSize", size.sampleSize);
+        }
+        p.put("sampling", sampling);
+        p.put("noise", noise);
+        if (noiseEpsilon != null) {
+            p.put("noiseEpsilon", noiseEpsilon);
+        }
+    }
+}

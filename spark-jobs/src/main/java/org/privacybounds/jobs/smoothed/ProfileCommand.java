@@ -1,0 +1,176 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
+
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Counts;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.NoisySamplingHistogramMechanism;
+import org.privacybounds.smoothed.ProfileValue;
+import org.privacybounds.smoothed.Remark8Bound;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code profile}: delta_eps(x) of one database, next to the DP worst case and the Remark 8 bound. */
+@Command(name = "profile", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_eps(x) (seed 000 Definition 2) of the sampling-histogram mechanism for one database,",
+                "exact and certified, maximised over every replace-one neighbour; beside it the worst-case (DP) delta",
+                "and the paper's Remark 8 smoothed bound. With --noise exponential: Algorithm 4, exact by enumeration,",
+                "with the realised DP eps next to the paper's nominal eta*eps."},
+        footer = {"", "Examples:",
+                "  privacy-bounds profile --counts 1000,1000 --eta 0.998 --epsilon 0.0400053346136992",
+                "  privacy-bounds profile --counts 600,300,100 --lost 5 --epsilon 0:0.5:2 --sampling with --json",
+                "  privacy-bounds profile --counts 12,8 --sample-size 2 --noise exponential --noise-epsilon 10 --epsilon 1"})
+public final class ProfileCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--counts", required = true, paramLabel = "c1,c2,...", description = "Histogram of the database over m >= 2 categories.")
+    String counts;
+
+    @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
+    String epsilon;
+
+    @Mixin
+    MechanismOptions mechanism;
+
+    @Option(names = "--min-probability", paramLabel = "F",
+            description = "f of Remark 8: the smallest probability any distribution of Pi gives a category (default: the smallest category share of --counts).")
+    Double minProbability;
+
+    @Override
+    public Integer call() {
+        int[] h = Counts.parse("--counts", counts);
+        long n = Arrays.stream(h).asLongStream().sum();
+        List<Double> eps = Ranges.doubles("--epsilon", epsilon);
+        for (double e : eps) {
+            if (!(e >= 0) || Double.isInfinite(e)) {
+                throw new UserInputException("--epsilon", e, "every eps must be a finite number >= 0");
+            }
+        }
+        int t = mechanism.sampleSize(n);
+        boolean noisy = mechanism.noisy();
+        double f = minProbability != null ? minProbability : Arrays.stream(h).min().getAsInt() / (double) n;
+        if (minProbability != null && !(minProbability > 0 && minProbability <= 1.0 / h.length)) {
+            throw new UserInputException("--min-probability", minProbability, "must be in (0, 1/m] with m = " + h.length);
+        }
+        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        try {
+            SamplingHistogramMechanism shm = SamplingHistogramMechanism.of(mechanism.sampling(), t);
+            shm.checkHistogram(h);
+            ObjectNode root = Json.object();
+            root.put("command", "profile");
+            ObjectNode p = root.putObject("parameters");
+            p.put("counts", counts);
+            mechanism.echo(p);
+            p.set("epsilon", Json.MAPPER.valueToTree(eps));
+            Json.put(p, "minProbability", f);
+            root.put("n", n);
+            root.put("T", t);
+            root.put("m", h.length);
+            ArrayNode results = root.putArray("results");
+            List<List<Object>> rows = new ArrayList<>();
+            NoisySamplingHistogramMechanism nm = noisy ? NoisySamplingHistogramMechanism.of(mechanism.sampling(), t, mechanism.noiseEpsilon) : null;
+            double[] worstCase = null;
+            if (noisy) {
+                try {
+                    worstCase = nm.worstCase((int) n, h.length, eps.get(0));
+                } catch (IllegalArgumentException tooBig) {
+                    worstCase = null; // the DP-level enumeration is skipped for large n; reported as null
+                }
+                root.put("nominalEpsilon", nm.nominalEpsilon((int) n));
+                root.put("amplifiedEpsilon", nm.amplifiedEpsilon((int) n));
+                Json.put(root, "dpRealisedEpsilon", worstCase == null ? Double.NaN : worstCase[1]);
+            }
+            for (int i = 0; i < eps.size(); i++) {
+                double e = eps.get(i);
+                ProfileValue v;
+                ObjectNode r = results.addObject();
+                r.put("epsilon", e);
+                double logDp;
+                if (noisy) {
+                    NoisySamplingHistogramMechanism.NoisyProfile np = nm.profile(h, e);
+                    v = np.profile();
+                    double[] wc = i == 0 ? worstCase : safeWorstCase(nm, (int) n, h.length, e);
+                    logDp = wc == null ? Double.NaN : wc[0];
+                    Json.putLogPair(r, "delta", "log10Delta", v.logDelta());
+                    r.put("realisedEpsilon", np.realisedEpsilon());
+                } else {
+                    v = shm.profile(h, e);
+                    logDp = shm.logDpDelta((int) n);
+                    Json.putLogPair(r, "delta", "log10Delta", v.logDelta());
+                }
+                if (v.worst() != null) {
+                    r.set("worstNeighbor", Json.neighbor(v.worst()));
+                } else {
+                    r.putNull("worstNeighbor");
+                }
+                Json.put(r, "dpDelta", Math.exp(logDp));
+                OptionalDouble r8 = Remark8Bound.logBound((double) t / n, e, f, h.length, n);
+                Json.put(r, "remark8Bound", r8.isPresent() ? Math.exp(r8.getAsDouble()) : Double.NaN);
+                Json.put(r, "log10Remark8Bound", r8.isPresent() ? LogMath.toLog10(r8.getAsDouble()) : Double.NaN);
+                r.put("relativeErrorBound", v.relativeErrorBound());
+                r.put("method", v.method());
+                rows.add(Arrays.asList(e, v.delta(), v.log10Delta(), Math.exp(logDp),
+                        r8.isPresent() ? Math.exp(r8.getAsDouble()) : null, v.relativeErrorBound(),
+                        v.worst() == null ? "" : (v.worst().from() + 1) + "->" + (v.worst().to() + 1) + " " + v.worst().direction().label()));
+            }
+            root.put("units", "delta is a probability; epsilon in nats");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("profile: n = %d, T = %d (%d lost), m = %d, sampling %s, noise %s%n", n, t, n - t, h.length, mechanism.sampling, mechanism.noise);
+                if (noisy) {
+                    o.printf("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
+                            nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
+                }
+                o.printf("%-12s %-14s %-12s %-12s %-12s %-10s %s%n", "epsilon", "delta", "log10delta", "dpDelta", "remark8", "relErr", "worst neighbour");
+                for (List<Object> row : rows) {
+                    o.printf("%-12.6g %-14.6e %-12.6f %-12.6g %-12s %-10.1e %s%n", row.get(0), row.get(1), row.get(2), row.get(3),
+                            row.get(4) == null ? "n/a" : String.format("%.4g", (Double) row.get(4)), row.get(5), row.get(6));
+                }
+            }
+            o.flush();
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("results.csv", Csv.table(List.of("epsilon", "delta", "log10Delta", "dpDelta", "remark8Bound", "relativeErrorBound", "worstNeighbor"), rows));
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    private static double[] safeWorstCase(NoisySamplingHistogramMechanism nm, int n, int m, double e) {
+        try {
+            return nm.worstCase(n, m, e);
+        } catch (IllegalArgumentException tooBig) {
+            return null;
+        }
+    }
+}

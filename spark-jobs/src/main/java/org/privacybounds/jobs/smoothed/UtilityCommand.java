@@ -1,0 +1,131 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Counts;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.AdjustedUtility;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.UtilityForm;
+import org.privacybounds.smoothed.UtilityValue;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code utility}: the Bayesian adversary's adjusted utility with the corrected Lemma 10 bounds. */
+@Command(name = "utility", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The Bayesian adversary's adjusted utility (seed 000 Eq. (3) / Appendix A.1) against the",
+                "sampling-histogram mechanism for one database and threshold t (eps = ln(t/(1-t))), exact in log space,",
+                "with the corrected Lemma 10 bounds (d + d')/2 <= u <= d + d' of the worst neighbour pair."},
+        footer = {"", "Examples:",
+                "  privacy-bounds utility --counts 1000,1000 --eta 0.998 --threshold 0.51",
+                "  privacy-bounds utility --counts 74216154,81268924 --eta 0.998 --threshold 0.5,0.51,0.6 --form eq3 --json"})
+public final class UtilityCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--counts", required = true, paramLabel = "c1,c2,...", description = "Histogram of the database over m >= 2 categories.")
+    String counts;
+
+    @Option(names = "--threshold", required = true, paramLabel = "LIST", description = "One or more thresholds t in [0.5, 1): t1,t2,... or a:step:b.")
+    String threshold;
+
+    @Option(names = "--form", paramLabel = "figure1|eq3", defaultValue = "figure1",
+            description = "figure1: Appendix A.1's form plotted in Figure 1 (expectation under the real x); eq3: Eq. (3), m = 2 (default: ${DEFAULT-VALUE}).")
+    String form;
+
+    @Mixin
+    MechanismOptions mechanism;
+
+    @Override
+    public Integer call() {
+        int[] h = Counts.parse("--counts", counts);
+        long n = Arrays.stream(h).asLongStream().sum();
+        List<Double> ts = Ranges.doubles("--threshold", threshold);
+        UtilityForm f = switch (form) {
+            case "figure1" -> UtilityForm.FIGURE1;
+            case "eq3" -> UtilityForm.EQ3;
+            default -> throw new UserInputException("--form", form, "must be 'figure1' or 'eq3'");
+        };
+        if (mechanism.noisy()) {
+            throw new UserInputException("--noise", "exponential", "the utility command supports --noise none only");
+        }
+        int t = mechanism.sampleSize(n);
+        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        try {
+            AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
+            ObjectNode root = Json.object();
+            root.put("command", "utility");
+            ObjectNode p = root.putObject("parameters");
+            p.put("counts", counts);
+            p.set("threshold", Json.MAPPER.valueToTree(ts));
+            p.put("form", form);
+            mechanism.echo(p);
+            root.put("n", n);
+            root.put("T", t);
+            ArrayNode results = root.putArray("results");
+            List<List<Object>> rows = new ArrayList<>();
+            for (double thr : ts) {
+                UtilityValue u = au.utility(h, thr, f);
+                ObjectNode r = results.addObject();
+                r.put("threshold", thr);
+                r.put("epsilon", u.epsilon());
+                Json.putLogPair(r, "utility", "log10Utility", u.logUtility());
+                Json.put(r, "lemma10Lower", Math.exp(u.logLemma10Lower()));
+                Json.put(r, "lemma10Upper", Math.exp(u.logLemma10Upper()));
+                Json.put(r, "log10Lemma10Lower", LogMath.toLog10(u.logLemma10Lower()));
+                Json.put(r, "log10Lemma10Upper", LogMath.toLog10(u.logLemma10Upper()));
+                Json.putLogPair(r, "pairUtilityEq3", "log10PairUtilityEq3", u.logPairUtility());
+                if (u.worst() != null) {
+                    r.set("worstNeighbor", Json.neighbor(u.worst()));
+                } else {
+                    r.putNull("worstNeighbor");
+                }
+                r.put("relativeErrorBound", u.relativeErrorBound());
+                rows.add(Arrays.asList(thr, u.epsilon(), u.utility(), u.log10Utility(), Math.exp(u.logLemma10Lower()),
+                        Math.exp(u.logLemma10Upper()), u.relativeErrorBound()));
+            }
+            root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t);
+                o.printf("%-10s %-12s %-14s %-12s %-14s %-14s %s%n", "t", "epsilon", "utility", "log10util", "lemma10Lower", "lemma10Upper", "relErr");
+                for (List<Object> row : rows) {
+                    o.printf("%-10.6g %-12.6g %-14.6e %-12.6f %-14.6e %-14.6e %.1e%n", row.toArray());
+                }
+            }
+            o.flush();
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("results.csv", Csv.table(List.of("threshold", "epsilon", "utility", "log10Utility", "lemma10Lower", "lemma10Upper", "relativeErrorBound"), rows));
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+}
