@@ -64,6 +64,20 @@ public interface CountLaw {
                 d::logProbability);
     }
 
+    /** Binomial(trials, p) for a probability given as a double. */
+    static CountLaw binomial(int trials, double p) {
+        if (trials == 0 || p == 0) {
+            return degenerate(0);
+        }
+        if (p == 1) {
+            return degenerate(trials);
+        }
+        BinomialDistribution d = BinomialDistribution.of(trials, p);
+        long guess = (long) Math.floor((trials + 1.0) * p);
+        return new Wrapped(0, trials, climb(d::logProbability, (int) Math.max(0, Math.min(trials, guess)), 0, trials),
+                d::logProbability);
+    }
+
     /** The point mass at {@code k}. */
     static CountLaw degenerate(int k) {
         return new Wrapped(k, k, k, x -> x == k ? 0.0 : Double.NEGATIVE_INFINITY);

@@ -1,0 +1,519 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.privacybounds.numeric.CountLaw;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.validation.BadInputException;
+
+/**
+ * Certified delta_SDP (seed 000 Algorithm 1) for two categories and at most two vertices at large
+ * n, sampling without replacement (design note "The smoothed bound", step 3).
+ *
+ * <p>An assignment puts n1 records on the vertex with the larger category-1 probability p_hi and
+ * n - n1 on the other (p_lo); the histogram is h = Bin(n1, p_hi) + Bin(n - n1, p_lo) and
+ * f(n1) = E[delta(h)]. delta_SDP = max over n1 of f(n1). Every n1 in [0, n] is either evaluated
+ * exactly or excluded by a proven upper bound:
+ * <ul>
+ *   <li><b>End scans.</b> For the K assignments next to an end (the "swing" records), h is a fixed
+ *   binomial base plus the swing; with C(s) = sum_h base(h) delta(h + s), every f in the scan
+ *   follows from C by a recursion of convex combinations in O(K^2) (no deconvolution, no
+ *   cancellation). The base is truncated to a window whose left-out part is bounded with the
+ *   closed-form {@link ChernoffBound}, and the window widens until that bound is below 1e-14 of
+ *   the best value.</li>
+ *   <li><b>Branch and bound.</b> For an interval of n1 outside the scans, f(n1) is at most the sum
+ *   over blocks of h of (a Bernstein tail bound on the probability of reaching the block) times
+ *   (the largest ChernoffBound in the block). Intervals whose bound is below the best evaluated
+ *   value are excluded; the others are split, and what cannot be excluded makes the nearer scan
+ *   grow until it is covered.</li>
+ * </ul>
+ * For n up to {@link #FULL_SCAN_MAX_N} one scan covers every assignment with no truncation at all.
+ * delta(h) is requested through a {@link DeltaSource}, so a Spark job can compute it on executors.
+ */
+public final class LargeNSmoothed {
+    /** Below this n every assignment is evaluated by one untruncated scan. */
+    public static final int FULL_SCAN_MAX_N = 20_000;
+    /** Largest end scan (O(K^2) work). */
+    public static final int MAX_SCAN = 1 << 15;
+    /** Relative size of what a window may leave out. */
+    static final double WINDOW_TOLERANCE = 1e-14;
+    private static final int BLOCK = 256;
+
+    /** Computes ln delta(h) for every requested h and every eps of the run: result[i][e]. */
+    public interface DeltaSource {
+        double[][] logDelta(int[] hs);
+    }
+
+    private final int n;
+    private final int sampleSize;
+    private final double[] vertexP; // category-1 probability of each vertex, in the caller's order
+    private final double pHi;
+    private final double pLo;
+    private final boolean hiIsFirst;
+    private final double[] eps;
+    private final DeltaSource source;
+    private final Map<Integer, double[]> cache = new HashMap<>();
+    private Consumer<String> progress = s -> { };
+    private long deltaEvaluations;
+
+    private int fullScanMaxN = FULL_SCAN_MAX_N;
+
+    /** For tests: evaluate every assignment by one scan up to this n (default {@link #FULL_SCAN_MAX_N}). */
+    LargeNSmoothed fullScanUpTo(int maxN) {
+        this.fullScanMaxN = maxN;
+        return this;
+    }
+
+    public LargeNSmoothed(int n, int sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
+        if (vertices.categories() != 2 || vertices.size() > 2) {
+            throw new BadInputException("--distributions", vertices.size() + " vertices over " + vertices.categories() + " categories",
+                    "the large-n method needs two categories and at most two hull vertices");
+        }
+        if (n < 1) {
+            throw new BadInputException("--n", n, "must be >= 1");
+        }
+        this.n = n;
+        this.sampleSize = sampleSize;
+        this.vertexP = new double[vertices.size()];
+        for (int i = 0; i < vertexP.length; i++) {
+            vertexP[i] = vertices.get(i)[0];
+        }
+        this.hiIsFirst = vertexP.length == 1 || vertexP[0] >= vertexP[1];
+        this.pHi = hiIsFirst ? vertexP[0] : vertexP[1];
+        this.pLo = vertexP.length == 1 ? vertexP[0] : (hiIsFirst ? vertexP[1] : vertexP[0]);
+        this.eps = eps.clone();
+        this.source = source;
+    }
+
+    /** The default source: delta(h) computed here, sequentially. */
+    public static DeltaSource local(SamplingHistogramMechanism mechanism, int n, double[] eps) {
+        return hs -> {
+            double[][] out = new double[hs.length][eps.length];
+            for (int i = 0; i < hs.length; i++) {
+                for (int e = 0; e < eps.length; e++) {
+                    out[i][e] = mechanism.profile(new int[] {hs[i], n - hs[i]}, eps[e]).logDelta();
+                }
+            }
+            return out;
+        };
+    }
+
+    /** Receives progress lines. */
+    public LargeNSmoothed onProgress(Consumer<String> listener) {
+        this.progress = listener;
+        return this;
+    }
+
+    /** Number of delta(h) values computed so far (each for every eps). */
+    public long deltaEvaluations() {
+        return deltaEvaluations;
+    }
+
+    /** delta_SDP for every eps of the run. */
+    public List<SmoothedValue> solve() {
+        List<SmoothedValue> out = new ArrayList<>();
+        for (int e = 0; e < eps.length; e++) {
+            out.add(solve(e));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ one eps
+
+    private SmoothedValue solve(int e) {
+        if (vertexP.length == 1 || pHi == pLo) {
+            Scan s = scan(e, true, 0, null);
+            return value(e, s.bestLog, n, s.relErr(), 1, 0, "exact: one assignment, certified truncation of the binomial");
+        }
+        if (n <= fullScanMaxN) {
+            Scan s = scan(e, true, n, null);
+            return value(e, s.bestLog, s.bestN1, s.relErr(), n + 1L, 0, "exact: every assignment evaluated, no truncation");
+        }
+        ChernoffBound ub = new ChernoffBound(n, sampleSize, eps[e]);
+        double[] blockMax = blockMax(ub);
+        // start at the more extreme vertex
+        boolean hiFirst = Math.max(pHi, 1 - pHi) >= Math.max(pLo, 1 - pLo);
+        int kHi = hiFirst ? 2048 : -1;
+        int kLo = hiFirst ? -1 : 2048;
+        Scan sHi = kHi >= 0 ? scan(e, true, kHi, blockMax) : null;
+        Scan sLo = kLo >= 0 ? scan(e, false, kLo, blockMax) : null;
+        while (true) {
+            refreshBlocks(blockMax, ub, e);
+            Scan best = better(sHi, sLo);
+            int midFrom = (sLo == null ? 0 : kLo + 1);
+            int midTo = (sHi == null ? n : n - kHi - 1);
+            List<int[]> unresolved = new ArrayList<>();
+            long excluded = midTo >= midFrom ? branchAndBound(midFrom, midTo, best.bestLog, blockMax, e, unresolved) : 0;
+            if (unresolved.isEmpty()) {
+                long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
+                return value(e, best.bestLog, best.bestN1, best.relErr(), evaluated, excluded,
+                        "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by a proven bound; certified truncation");
+            }
+            // first tighten the bound: exact delta(h) where the unresolved assignments put their mass
+            if (refineWithExactDelta(unresolved, blockMax, ub, e)) {
+                continue;
+            }
+            int needHi = kHi;
+            int needLo = kLo;
+            for (int[] iv : unresolved) {
+                if ((long) n - iv[0] <= iv[1]) {
+                    needHi = Math.max(needHi, n - iv[0]);
+                } else {
+                    needLo = Math.max(needLo, iv[1]);
+                }
+            }
+            if (needHi > MAX_SCAN || needLo > MAX_SCAN) {
+                throw new BadInputException("--n", n, "delta_SDP at eps = " + eps[e] + " cannot be certified within " + MAX_SCAN
+                        + " evaluated assignments per end (the bounds do not separate the assignments); use a smaller n");
+            }
+            if (needHi != kHi) {
+                kHi = Math.min(n, Integer.highestOneBit(Math.max(needHi, 1)) * 2);
+                sHi = scan(e, true, kHi, blockMax);
+            }
+            if (needLo != kLo) {
+                kLo = Math.min(n, Integer.highestOneBit(Math.max(needLo, 1)) * 2);
+                sLo = scan(e, false, kLo, blockMax);
+            }
+            if (sHi != null && sLo != null && (long) kHi + kLo + 1 >= n) {
+                Scan b = better(sHi, sLo);
+                long evaluated = n + 1L;
+                return value(e, b.bestLog, b.bestN1, b.relErr(), evaluated, 0, "exact: every assignment evaluated; certified truncation");
+            }
+        }
+    }
+
+    /**
+     * Computes exact delta(h) over the h-ranges (mean +- 8 sd) of the unresolved assignments that
+     * are not known yet, and lowers the block maxima there from the Chernoff bound to the exact
+     * values. Returns false when there was nothing left to compute.
+     */
+    private boolean refineWithExactDelta(List<int[]> unresolved, double[] blockMax, ChernoffBound ub, int e) {
+        List<int[]> ranges = new ArrayList<>();
+        for (int[] iv : unresolved) {
+            double muA = iv[0] * pHi + (double) (n - iv[0]) * pLo;
+            double muB = iv[1] * pHi + (double) (n - iv[1]) * pLo;
+            double sd = Math.sqrt(n * 0.25) + 1;
+            int from = (int) Math.max(0, Math.floor(muA - 8 * sd));
+            int to = (int) Math.min(n, Math.ceil(muB + 8 * sd));
+            ranges.add(new int[] {from, to});
+        }
+        ranges.sort((x, y) -> Integer.compare(x[0], y[0]));
+        boolean any = false;
+        int[] cur = null;
+        List<int[]> merged = new ArrayList<>();
+        for (int[] r : ranges) {
+            if (cur != null && r[0] <= cur[1] + 1) {
+                cur[1] = Math.max(cur[1], r[1]);
+            } else {
+                cur = r.clone();
+                merged.add(cur);
+            }
+        }
+        for (int[] r : merged) {
+            if (ensure(r[0], r[1]) > 0) {
+                any = true;
+            }
+        }
+        if (any) {
+            for (int[] r : merged) {
+                for (int blk = r[0] / BLOCK; blk <= r[1] / BLOCK && blk < blockMax.length; blk++) {
+                    double m = Double.NEGATIVE_INFINITY;
+                    for (int h = blk * BLOCK; h <= Math.min(n, blk * BLOCK + BLOCK - 1); h++) {
+                        double[] v = cache.get(Math.min(h, n - h));
+                        m = Math.max(m, v != null ? v[e] : ub.logUpper(h));
+                    }
+                    blockMax[blk] = m;
+                }
+            }
+        }
+        return any;
+    }
+
+    private SmoothedValue value(int e, double logDelta, int n1Hi, double relErr, long evaluated, long excluded, String method) {
+        int[] assignment;
+        if (vertexP.length == 1) {
+            assignment = new int[] {n};
+        } else {
+            assignment = hiIsFirst ? new int[] {n1Hi, n - n1Hi} : new int[] {n - n1Hi, n1Hi};
+        }
+        return new SmoothedValue(eps[e], logDelta, assignment, relErr + SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE + 1e-12,
+                method, evaluated, excluded);
+    }
+
+    private static Scan better(Scan a, Scan b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return a.bestLog >= b.bestLog ? a : b;
+    }
+
+    // ------------------------------------------------------------------ end scans
+
+    /** The result of one end scan: best f, its n1 (records on the p_hi vertex) and the truncation bound. */
+    private record Scan(double bestLog, int bestN1, double logSkipped) {
+        double relErr() {
+            return logSkipped == Double.NEGATIVE_INFINITY ? 0 : Math.exp(logSkipped - bestLog);
+        }
+    }
+
+    /**
+     * Exact f for the K + 1 assignments at one end: n - K records on the end's vertex ("main") and
+     * K swing records, k of them on the other vertex, k = 0..K.
+     */
+    private Scan scan(int e, boolean hiEnd, int kSwing, double[] blockMax) {
+        double pm = hiEnd ? pHi : pLo;
+        double po = hiEnd ? pLo : pHi;
+        int baseN = n - kSwing;
+        CountLaw base = CountLaw.binomial(baseN, pm);
+        double sd = Math.sqrt(baseN * pm * (1 - pm)) + 1;
+        double z = 10;
+        while (true) {
+            int hl;
+            int hr;
+            if (blockMax == null) { // full: no truncation
+                hl = base.lower();
+                hr = base.upper();
+            } else {
+                hl = (int) Math.max(base.lower(), Math.floor(base.mode() - z * sd));
+                hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + z * sd));
+            }
+            progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, eps[e]));
+            ensure(hl, hr + kSwing);
+            // C(s) = sum_h base(h) delta(h + s), in scaled doubles
+            int w = hr - hl + 1;
+            double[] lb = new double[w];
+            double maxB = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < w; i++) {
+                lb[i] = base.logProbability(hl + i);
+                maxB = Math.max(maxB, lb[i]);
+            }
+            double[] ld = new double[w + kSwing];
+            double maxD = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < ld.length; i++) {
+                ld[i] = delta(hl + i, e);
+                maxD = Math.max(maxD, ld[i]);
+            }
+            if (maxD == Double.NEGATIVE_INFINITY) {
+                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY);
+            }
+            double[] b = new double[w];
+            for (int i = 0; i < w; i++) {
+                b[i] = Math.exp(lb[i] - maxB);
+            }
+            double[] d = new double[ld.length];
+            for (int i = 0; i < d.length; i++) {
+                d[i] = Math.exp(ld[i] - maxD);
+            }
+            double[] g = new double[kSwing + 1];
+            for (int s = 0; s <= kSwing; s++) {
+                double acc = 0;
+                for (int i = 0; i < w; i++) {
+                    acc += b[i] * d[i + s];
+                }
+                g[s] = acc;
+            }
+            double scale = maxB + maxD;
+            // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
+            double best = Double.NEGATIVE_INFINITY;
+            int bestK = 0;
+            double skippedU = Double.NEGATIVE_INFINITY;
+            double gMax = 0;
+            for (double v : g) {
+                gMax = Math.max(gMax, v);
+            }
+            for (int j = 0; j <= kSwing; j++) {
+                int k = kSwing - j;
+                CountLaw other = CountLaw.binomial(k, po);
+                double sdk = Math.sqrt(k * po * (1 - po)) + 1;
+                int uLo = (int) Math.max(0, Math.floor(other.mode() - 40 * sdk));
+                int uHi = (int) Math.min(k, Math.ceil(other.mode() + 40 * sdk));
+                double acc = 0;
+                for (int u = uLo; u <= uHi; u++) {
+                    acc += Math.exp(other.logProbability(u)) * g[u];
+                }
+                if (uLo > 0 || uHi < k) { // Bernstein: Pr[|U - mean| >= 39 sd] and G <= gMax
+                    double t = 39 * sdk;
+                    double var = k * po * (1 - po);
+                    skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + Math.log(gMax) + scale);
+                }
+                double lf = acc > 0 ? Math.log(acc) + scale : Double.NEGATIVE_INFINITY;
+                if (lf > best) {
+                    best = lf;
+                    bestK = k;
+                }
+                if (j < kSwing) {
+                    int len = kSwing - j; // G_{j+1} on u in [0, K - j - 1]
+                    for (int u = 0; u < len; u++) {
+                        g[u] = pm * g[u + 1] + (1 - pm) * g[u];
+                    }
+                }
+            }
+            int bestN1 = hiEnd ? n - bestK : bestK;
+            if (blockMax == null) {
+                return new Scan(best, bestN1, skippedU);
+            }
+            double skipped = LogMath.logAdd(skippedU, windowTail(base, baseN, pm, hl, hr, kSwing, blockMax, best));
+            if (skipped - best <= Math.log(WINDOW_TOLERANCE) || (hl == base.lower() && hr == base.upper())) {
+                return new Scan(best, bestN1, skipped);
+            }
+            z *= 1.5;
+        }
+    }
+
+    /**
+     * Bound on sum over h outside [hl, hr] of base(h) max_{s in [0, K]} UB(h + s): terms are
+     * summed outward while they matter, then the rest is bounded by Chernoff times T/n.
+     */
+    private double windowTail(CountLaw base, int baseN, double pm, int hl, int hr, int kSwing, double[] blockMax, double best) {
+        double logDp = Math.log((double) sampleSize / n);
+        double stop = best + Math.log(WINDOW_TOLERANCE) - 40;
+        double acc = Double.NEGATIVE_INFINITY;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int h = dir < 0 ? hl - 1 : hr + 1;
+            while (h >= base.lower() && h <= base.upper()) {
+                double lp = base.logProbability(h);
+                acc = LogMath.logAdd(acc, lp + windowMax(h, kSwing, blockMax));
+                // Chernoff: Pr[X <= h] (or >= h) for X ~ Bin(baseN, pm)
+                double a = (double) h / baseN;
+                double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffBound.kl(a, pm) : 0;
+                if (tail + logDp < stop) {
+                    acc = LogMath.logAdd(acc, tail + logDp);
+                    break;
+                }
+                h += dir;
+            }
+        }
+        return acc;
+    }
+
+    /** An upper bound on max_{s in [0, K]} UB(h + s) from the block maxima. */
+    private double windowMax(int h, int kSwing, double[] blockMax) {
+        int b0 = h / BLOCK;
+        int b1 = Math.min(blockMax.length - 1, (h + kSwing) / BLOCK);
+        double m = Double.NEGATIVE_INFINITY;
+        for (int b = b0; b <= b1; b++) {
+            m = Math.max(m, blockMax[b]);
+        }
+        return m;
+    }
+
+    // ------------------------------------------------------------------ branch and bound
+
+    private double[] blockMax(ChernoffBound ub) {
+        int blocks = n / BLOCK + 1;
+        double[] m = new double[blocks];
+        java.util.Arrays.fill(m, Double.NEGATIVE_INFINITY);
+        for (int h = 0; h <= n; h++) {
+            int b = h / BLOCK;
+            m[b] = Math.max(m[b], ub.logUpper(h));
+        }
+        return m;
+    }
+
+    /** Block maxima after the scans: exact delta where it is known, the Chernoff bound elsewhere. */
+    private double[] refreshBlocks(double[] m, ChernoffBound ub, int e) {
+        for (int blk = 0; blk < m.length; blk++) {
+            int lo = blk * BLOCK;
+            int hi = Math.min(n, lo + BLOCK - 1);
+            if (!cache.containsKey(Math.min(lo, n - lo)) && !cache.containsKey(Math.min(hi, n - hi))) {
+                continue;
+            }
+            double v = Double.NEGATIVE_INFINITY;
+            for (int h = lo; h <= hi; h++) {
+                double[] c = cache.get(Math.min(h, n - h));
+                v = Math.max(v, c != null ? c[e] : ub.logUpper(h));
+            }
+            m[blk] = v;
+        }
+        return m;
+    }
+
+    /** Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals. */
+    private long branchAndBound(int from, int to, double bestLog, double[] blockMax, int e, List<int[]> unresolved) {
+        double threshold = bestLog + Math.log1p(-1e-9);
+        long excluded = 0;
+        Deque<int[]> stack = new ArrayDeque<>();
+        stack.push(new int[] {from, to});
+        while (!stack.isEmpty()) {
+            int[] iv = stack.pop();
+            if (intervalBound(iv[0], iv[1], blockMax) <= threshold) {
+                excluded += iv[1] - iv[0] + 1L;
+            } else if (iv[1] - iv[0] < 64) {
+                unresolved.add(iv);
+            } else {
+                int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
+                stack.push(new int[] {mid + 1, iv[1]});
+                stack.push(new int[] {iv[0], mid});
+            }
+        }
+        progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left", eps[e], excluded, unresolved.size()));
+        return excluded;
+    }
+
+    /**
+     * Upper bound on f(n1) for every n1 in [a, b]: h has mean in [mu(a), mu(b)] and variance at
+     * most sigma^2; blocks below or above that range are reached with Bernstein-bounded
+     * probability, blocks inside with probability at most 1 (taken once, at their largest UB).
+     */
+    double intervalBound(int a, int b, double[] blockMax) {
+        double muA = a * pHi + (double) (n - a) * pLo;
+        double muB = b * pHi + (double) (n - b) * pLo;
+        double var = Math.max(a * pHi * (1 - pHi) + (double) (n - a) * pLo * (1 - pLo), b * pHi * (1 - pHi) + (double) (n - b) * pLo * (1 - pLo));
+        double mid = Double.NEGATIVE_INFINITY;
+        double tails = Double.NEGATIVE_INFINITY;
+        for (int blk = 0; blk < blockMax.length; blk++) {
+            if (blockMax[blk] == Double.NEGATIVE_INFINITY) {
+                continue;
+            }
+            double start = (double) blk * BLOCK;
+            double end = Math.min(n, start + BLOCK - 1);
+            if (end < muA) {
+                double t = muA - end;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blockMax[blk]);
+            } else if (start > muB) {
+                double t = start - muB;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blockMax[blk]);
+            } else {
+                mid = Math.max(mid, blockMax[blk]);
+            }
+        }
+        return LogMath.logAdd(mid, tails);
+    }
+
+    // ------------------------------------------------------------------ delta cache
+
+    private double delta(int h, int e) {
+        return cache.get(Math.min(h, n - h))[e];
+    }
+
+    private int ensure(int from, int to) {
+        java.util.Set<Integer> uniq = new java.util.LinkedHashSet<>();
+        for (int h = Math.max(0, from); h <= Math.min(n, to); h++) {
+            int key = Math.min(h, n - h);
+            if (!cache.containsKey(key)) {
+                uniq.add(key);
+            }
+        }
+        if (uniq.isEmpty()) {
+            return 0;
+        }
+        int[] hs = uniq.stream().mapToInt(Integer::intValue).toArray();
+        progress.accept("computing delta(h) for " + hs.length + " values of h");
+        double[][] v = source.logDelta(hs);
+        for (int i = 0; i < hs.length; i++) {
+            cache.put(hs[i], v[i]);
+        }
+        deltaEvaluations += hs.length;
+        return hs.length;
+    }
+}
