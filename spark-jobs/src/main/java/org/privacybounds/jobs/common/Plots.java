@@ -28,6 +28,53 @@ public final class Plots {
     }
 
     /**
+     * A plot of base-10 logarithms on a linear y axis: the values a log-scale plot would show, but
+     * also for probabilities far below the smallest double (1e-308).
+     */
+    public static void log10Lines(Path png, String title, String xTitle, String yTitle, List<Series> series) {
+        System.setProperty("java.awt.headless", "true");
+        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        for (Series s : series) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (int i = 0; i < s.x.length; i++) {
+                if (Double.isFinite(s.y[i])) {
+                    xs.add(s.x[i]);
+                    ys.add(s.y[i]);
+                }
+            }
+            if (xs.isEmpty()) {
+                continue;
+            }
+            XYSeries xy = chart.addSeries(s.name, xs, ys);
+            xy.setLineColor(s.color);
+            xy.setMarkerColor(s.color);
+            if (s.dashed) {
+                xy.setLineStyle(SeriesLines.DASH_DASH);
+                xy.setMarker(SeriesMarkers.NONE);
+            } else {
+                xy.setLineStyle(new BasicStroke(2f));
+                xy.setMarker(SeriesMarkers.CIRCLE);
+            }
+        }
+        try (OutputStream os = Files.newOutputStream(png)) {
+            BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A palette for many lines. */
+    public static Color color(int i) {
+        Color[] c = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
+                new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf)};
+        return c[i % c.length];
+    }
+
+    /**
      * A plot with a base-10 logarithmic y axis. Points whose y is not a positive double (an
      * underflow) are left out of that line.
      */

@@ -227,7 +227,7 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
                 }
             }
             o.flush();
-            System.err.printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
+            spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
                     (computed - sparkReady) / 1e9, (sparkReady - start) / 1e9);
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
@@ -251,7 +251,7 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
                 spark.createDataFrame(out1, schema).coalesce(1).write().parquet(out.resolve("rows.parquet").toUri().toString());
                 plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
                 Path done = out.commit();
-                System.err.println("election-history: wrote " + done);
+                spec.commandLine().getErr().println("election-history: wrote " + done);
             }
             return 0;
         } finally {

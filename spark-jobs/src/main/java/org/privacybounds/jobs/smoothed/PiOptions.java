@@ -1,0 +1,182 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+/** The set of distributions Pi of the smoothed commands, and how its hull is reduced. */
+public final class PiOptions {
+    /** Exactly one source of Pi. */
+    static final class Source {
+        @Option(names = "--distributions", paramLabel = "P;Q;...",
+                description = "Distributions over the m categories, ';' between distributions, ',' between probabilities, e.g. \"0.3,0.7;0.8,0.2\".")
+        String inline;
+
+        @Option(names = "--distributions-file", paramLabel = "CSV",
+                description = "CSV with a header: one distribution per row, one column per category (a column named by --label-column is a label).")
+        String file;
+
+        @Option(names = "--distributions-from-votes", paramLabel = "CSV",
+                description = "CSV of vote counts: each row's two-party shares A/(A+B), B/(A+B) (columns --votes-columns) is a distribution.")
+        String votes;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    @Option(names = "--votes-columns", paramLabel = "A,B", defaultValue = "biden_votes,trump_votes",
+            description = "Vote columns of --distributions-from-votes (default: ${DEFAULT-VALUE}).")
+    String votesColumns;
+
+    @Option(names = "--label-column", paramLabel = "C", defaultValue = "jurisdiction",
+            description = "Column that names each row, if present (default: ${DEFAULT-VALUE}; 'year' works for election histories).")
+    String labelColumn;
+
+    @Option(names = "--symmetric",
+            description = "The paper's code's hull for two categories: p and 1-p folded together, lower vertex pinned at 1/2 (off by default).")
+    boolean symmetric;
+
+    /** The set as given. */
+    public DistributionSet read(SparkSession spark) {
+        if (source.inline != null) {
+            List<double[]> pts = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
+            String[] parts = source.inline.split(";");
+            for (int i = 0; i < parts.length; i++) {
+                if (parts[i].isBlank()) {
+                    continue;
+                }
+                pts.add(parseRow("--distributions", parts[i].split(","), parts[i]));
+                labels.add("pi" + (i + 1));
+            }
+            return DistributionSet.of(pts, labels, "--distributions");
+        }
+        String path = source.file != null ? source.file : source.votes;
+        String option = source.file != null ? "--distributions-file" : "--distributions-from-votes";
+        if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
+            throw new UserInputException(option, path, "no such file");
+        }
+        Dataset<Row> df = spark.read().option("header", "true").option("mode", "FAILFAST").csv(path);
+        List<String> cols = Arrays.asList(df.columns());
+        boolean hasLabel = cols.contains(labelColumn);
+        List<Row> rows = df.collectAsList();
+        List<double[]> pts = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        if (source.file != null) {
+            List<String> probCols = new ArrayList<>(cols);
+            probCols.remove(labelColumn);
+            for (int r = 0; r < rows.size(); r++) {
+                Row row = rows.get(r);
+                String[] vals = new String[probCols.size()];
+                for (int c = 0; c < vals.length; c++) {
+                    Object v = row.get(row.fieldIndex(probCols.get(c)));
+                    vals[c] = v == null ? "" : v.toString();
+                }
+                pts.add(parseRow(option, vals, "row " + (r + 1)));
+                labels.add(hasLabel ? String.valueOf(row.get(row.fieldIndex(labelColumn))) : "row " + (r + 1));
+            }
+        } else {
+            String[] vc = votesColumns.split(",");
+            if (vc.length != 2) {
+                throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns");
+            }
+            for (String c : vc) {
+                if (!cols.contains(c.trim())) {
+                    throw new UserInputException("--votes-columns", c.trim(), "is not a column of " + path + " (columns: " + String.join(", ", cols) + ")");
+                }
+            }
+            for (int r = 0; r < rows.size(); r++) {
+                Row row = rows.get(r);
+                BigDecimal a = votes(row, vc[0].trim(), r);
+                BigDecimal b = votes(row, vc[1].trim(), r);
+                BigDecimal total = a.add(b);
+                if (total.signum() == 0) {
+                    throw new UserInputException(option, "row " + (r + 1), "has no votes in either column");
+                }
+                // the share as the double nearest to the exact ratio; the other category gets 1 - share
+                double share = a.divide(total, MathContext.DECIMAL64).doubleValue();
+                pts.add(new double[] {share, 1 - share});
+                labels.add(hasLabel ? String.valueOf(row.get(row.fieldIndex(labelColumn))) : "row " + (r + 1));
+            }
+        }
+        return DistributionSet.of(pts, labels, option);
+    }
+
+    /** The hull the computation uses, with a description for the outputs. */
+    public DistributionSet hull(DistributionSet pi) {
+        return symmetric ? pi.symmetricFold() : pi.vertices();
+    }
+
+    public String hullDescription() {
+        return symmetric ? "symmetric fold (the paper's code): p and 1-p together, lower vertex pinned at 1/2"
+                : "convex hull of the given distributions (Proposition 7)";
+    }
+
+    public void echo(ObjectNode p) {
+        if (source.inline != null) {
+            p.put("distributions", source.inline);
+        } else if (source.file != null) {
+            p.put("distributionsFile", source.file);
+        } else {
+            p.put("distributionsFromVotes", source.votes);
+            p.put("votesColumns", votesColumns);
+        }
+        p.put("symmetric", symmetric);
+    }
+
+    /** {"method": .., "vertices": [[..]], "labels": [..]}. */
+    public static ObjectNode describe(ObjectNode o, DistributionSet hull, String method, int inputSize) {
+        o.put("method", method);
+        o.put("inputDistributions", inputSize);
+        ArrayNode v = o.putArray("vertices");
+        ArrayNode l = o.putArray("labels");
+        for (int i = 0; i < hull.size(); i++) {
+            ArrayNode row = v.addArray();
+            for (double x : hull.get(i)) {
+                row.add(x);
+            }
+            l.add(hull.label(i));
+        }
+        return o;
+    }
+
+    private static BigDecimal votes(Row row, String col, int r) {
+        Object v = row.get(row.fieldIndex(col));
+        try {
+            BigDecimal d = new BigDecimal(String.valueOf(v).trim());
+            if (d.signum() < 0) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new UserInputException("--distributions-from-votes", "row " + (r + 1) + " column " + col + " = '" + v + "'",
+                    "vote counts must be non-negative numbers");
+        }
+    }
+
+    private static double[] parseRow(String option, String[] vals, String where) {
+        double[] p = new double[vals.length];
+        for (int i = 0; i < vals.length; i++) {
+            try {
+                p[i] = Double.parseDouble(vals[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserInputException(option, where, "'" + vals[i].trim() + "' is not a probability");
+            }
+        }
+        return p;
+    }
+}

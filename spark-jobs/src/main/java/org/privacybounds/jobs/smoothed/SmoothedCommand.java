@@ -1,0 +1,150 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.Composition;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code smoothed}: delta_SDP(eps) for one n (seed 000 Algorithm 1), exact and certified. */
+@Command(name = "smoothed", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_SDP(eps) of the sampling-histogram mechanism (seed 000 Definition 3, Algorithm 1): the largest",
+                "expected delta_eps(x) over every assignment of the n records to the vertices of Pi, exact and certified,",
+                "with the maximising assignment. Two categories and two vertices at any n (stage 1, delta(h), runs on the",
+                "executors); other shapes by full enumeration for small n."},
+        footer = {"", "Examples:",
+                "  privacy-bounds smoothed --n 100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
+                "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv",
+                "  privacy-bounds smoothed --n 100 --sample-size 50 --epsilon 2 --distributions \"0.3,0.7;0.7,0.3\" --json",
+                "  privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\""})
+public final class SmoothedCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters).")
+    int n;
+
+    @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
+    String epsilon;
+
+    @Mixin
+    MechanismOptions mechanism;
+
+    @Mixin
+    PiOptions pi;
+
+    @Option(names = "--compose", paramLabel = "K", defaultValue = "1",
+            description = "Report the K-fold composition (Proposition 5): (K eps, min(1, K delta)) (default: ${DEFAULT-VALUE}).")
+    int compose;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for stage 1 (default: the default parallelism).")
+    int partitions;
+
+    @Override
+    public Integer call() {
+        if (n < 1) {
+            throw new UserInputException("--n", n, "must be >= 1");
+        }
+        if (compose < 1) {
+            throw new UserInputException("--compose", compose, "must be >= 1");
+        }
+        double[] eps = SmoothedSweepCommand.epsilons(epsilon);
+        if (mechanism.noisy()) {
+            throw new UserInputException("--noise", "exponential", "smoothed supports --noise none");
+        }
+        int t = mechanism.sampleSize(n);
+        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        try {
+            SparkSession spark = SparkSessions.get(common, "smoothed");
+            DistributionSet given = pi.read(spark);
+            DistributionSet hull = pi.hull(given);
+            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+            long t0 = System.nanoTime();
+            List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts,
+                    msg -> spec.commandLine().getErr().println("smoothed: " + msg));
+            double secs = (System.nanoTime() - t0) / 1e9;
+            double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
+            ObjectNode root = Json.object();
+            root.put("command", "smoothed");
+            ObjectNode p = root.putObject("parameters");
+            p.put("n", n);
+            mechanism.echo(p);
+            pi.echo(p);
+            p.set("epsilon", Json.MAPPER.valueToTree(eps));
+            p.put("compose", compose);
+            root.put("n", n);
+            root.put("T", t);
+            PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
+            root.set("vertices", root.get("hull").get("vertices"));
+            ArrayNode results = root.putArray("results");
+            List<List<Object>> rows = new ArrayList<>();
+            for (SmoothedValue v : values) {
+                ObjectNode r = results.addObject();
+                SmoothedSweepCommand.fill(r, v, n, logDp, compose);
+                rows.add(SmoothedSweepCommand.csvRow(n, t, v, logDp, compose));
+            }
+            root.put("seconds", secs);
+            root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("smoothed: n = %d, T = %d, hull: %s%n", n, t, pi.hullDescription());
+                for (int i = 0; i < hull.size(); i++) {
+                    o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
+                }
+                o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr", "assignments evaluated / excluded");
+                for (SmoothedValue v : values) {
+                    o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
+                            Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
+                }
+                o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
+            }
+            o.flush();
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("results.csv", Csv.table(SmoothedSweepCommand.CSV_HEADER, rows));
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    static double composedLog(SmoothedValue v, int k) {
+        return Composition.repeat(v.epsilon(), v.logDelta(), k)[1];
+    }
+
+    static double log10(double ln) {
+        return LogMath.toLog10(ln);
+    }
+}

@@ -1,0 +1,37 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.Algorithm1;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.LargeNSmoothed;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+
+/** Chooses and runs the delta_SDP method for one n: the large-n method where it applies, else full enumeration. */
+final class SmoothedRunner {
+    private SmoothedRunner() {
+    }
+
+    /** Which method a run uses. */
+    static String method(DistributionSet hull, Sampling sampling) {
+        return hull.categories() == 2 && hull.size() <= 2 && sampling == Sampling.WITHOUT_REPLACEMENT ? "large-n" : "enumeration";
+    }
+
+    static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
+            int partitions, Consumer<String> progress) {
+        if (n < 1) {
+            throw new UserInputException("--n", n, "must be >= 1");
+        }
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, sampleSize);
+        if (method(hull, sampling).equals("large-n")) {
+            SparkDeltaSource src = new SparkDeltaSource(spark, sampling, sampleSize, n, eps, partitions, progress);
+            return new LargeNSmoothed(n, sampleSize, hull, eps, src).onProgress(progress).solve();
+        }
+        return Algorithm1.enumerate(mech, n, hull, eps);
+    }
+}

@@ -1,0 +1,319 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.Composition;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code smoothed-sweep}: delta_SDP over a grid of n and eps, one row per (n, eps), with progress,
+ * resume and a plot like the paper's Figure 2 (left).
+ */
+@Command(name = "smoothed-sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_SDP(eps) over a grid of n (and every eps in one pass per n), exact and certified, with a",
+                "progress line per n (done/total, rate, ETA). With --out, every finished n is kept in a hidden work",
+                "folder beside DIR, so rerunning the same command after a crash resumes where it stopped. Writes CSV,",
+                "JSON, Parquet and a PNG of log10 delta_SDP against n (one line per eps, 1/n and DP delta dashed)."},
+        footer = {"", "Examples (Figure 2 left; the paper's own code's sweep):",
+                "  privacy-bounds smoothed-sweep --n 10000:10000:100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
+                "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv --out out/fig2-left",
+                "  privacy-bounds smoothed-sweep --n 100000:50000:500000 --eta 0.998 --rounding round \\",
+                "      --epsilon 0.1,0.5,1:1:10 --distributions-from-votes datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
+                "      --votes-columns votes_a,votes_b --label-column year --symmetric --out out/paper-sweep"})
+public final class SmoothedSweepCommand implements Callable<Integer> {
+    static final List<String> CSV_HEADER = List.of("n", "T", "epsilon", "delta", "log10Delta", "argmaxAssignment", "relativeErrorBound",
+            "evaluated", "excluded", "dpDelta", "inverseN", "composedEpsilon", "composedDelta", "log10ComposedDelta");
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--n", required = true, paramLabel = "LIST", description = "Numbers of records: n1,n2,... or a:step:b.")
+    String nList;
+
+    @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
+    String epsilon;
+
+    @Mixin
+    MechanismOptions mechanism;
+
+    @Mixin
+    PiOptions pi;
+
+    @Option(names = "--compose", paramLabel = "K", defaultValue = "1",
+            description = "Also report the K-fold composition (Proposition 5) (default: ${DEFAULT-VALUE}).")
+    int compose;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for stage 1 (default: the default parallelism).")
+    int partitions;
+
+    @Override
+    public Integer call() throws IOException {
+        List<Long> ns = Ranges.longs("--n", nList);
+        for (long v : ns) {
+            if (v < 1 || v > Integer.MAX_VALUE) {
+                throw new UserInputException("--n", v, "every n must be in [1, " + Integer.MAX_VALUE + "]");
+            }
+        }
+        if (compose < 1) {
+            throw new UserInputException("--compose", compose, "must be >= 1");
+        }
+        double[] eps = epsilons(epsilon);
+        if (mechanism.noisy()) {
+            throw new UserInputException("--noise", "exponential", "smoothed-sweep supports --noise none");
+        }
+        for (long v : ns) {
+            mechanism.sampleSize(v); // validate every T before any work
+        }
+        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        try {
+            SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
+            DistributionSet given = pi.read(spark);
+            DistributionSet hull = pi.hull(given);
+            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+            ObjectNode params = Json.object();
+            params.put("n", nList);
+            mechanism.echo(params);
+            pi.echo(params);
+            params.set("epsilon", Json.MAPPER.valueToTree(eps));
+            params.put("compose", compose);
+            Path work = common.out == null ? null : workDir(common.out, params, spec.commandLine().getErr());
+            List<ObjectNode> rows = new ArrayList<>();
+            long start = System.nanoTime();
+            int resumed = 0;
+            for (int i = 0; i < ns.size(); i++) {
+                int n = (int) (long) ns.get(i);
+                Path done = work == null ? null : work.resolve("n=" + n + ".json");
+                ArrayNode forN;
+                if (done != null && Files.exists(done)) {
+                    forN = (ArrayNode) Json.MAPPER.readTree(Files.readString(done));
+                    resumed++;
+                } else {
+                    int t = mechanism.sampleSize(n);
+                    long t0 = System.nanoTime();
+                    List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts,
+                            msg -> {
+                                if (common.verbose) {
+                                    spec.commandLine().getErr().println("smoothed-sweep:   " + msg);
+                                }
+                            });
+                    double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
+                    forN = Json.array();
+                    for (SmoothedValue v : values) {
+                        ObjectNode r = forN.addObject();
+                        r.put("n", n);
+                        r.put("T", t);
+                        fill(r, v, n, logDp, compose);
+                        r.put("seconds", (System.nanoTime() - t0) / 1e9);
+                    }
+                    if (done != null) {
+                        Path tmp = work.resolve(".n=" + n + ".json.tmp");
+                        Files.writeString(tmp, Json.write(forN), StandardCharsets.UTF_8);
+                        Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
+                    }
+                }
+                forN.forEach(r -> rows.add((ObjectNode) r));
+                double elapsed = (System.nanoTime() - start) / 1e9;
+                int computed = i + 1 - resumed;
+                double rate = computed / Math.max(elapsed, 1e-9);
+                double eta = computed == 0 ? 0 : (ns.size() - i - 1) / rate;
+                spec.commandLine().getErr().printf("smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
+                        i + 1, ns.size(), n, resumed, rate * 60, elapsed, eta);
+            }
+            ObjectNode root = Json.object();
+            root.put("command", "smoothed-sweep");
+            root.set("parameters", params);
+            PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
+            root.set("vertices", root.get("hull").get("vertices"));
+            ArrayNode arr = root.putArray("rows");
+            rows.forEach(arr::add);
+            root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("smoothed-sweep: hull %s%n", pi.hullDescription());
+                for (int i = 0; i < hull.size(); i++) {
+                    o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
+                }
+                o.printf("%-10s %-10s %-9s %-13s %-24s %-9s %s%n", "n", "T", "epsilon", "log10 delta", "argmax assignment", "relErr", "log10 1/n");
+                for (ObjectNode r : rows) {
+                    o.printf("%-10d %-10d %-9.4g %-13.5f %-24s %-9.1e %.3f%n", r.get("n").asInt(), r.get("T").asInt(), r.get("epsilon").asDouble(),
+                            r.get("log10Delta").asDouble(), r.get("argmaxAssignment").toString(), r.get("relativeErrorBound").asDouble(),
+                            Math.log10(r.get("inverseN").asDouble()));
+                }
+            }
+            o.flush();
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                List<List<Object>> csv = new ArrayList<>();
+                List<Row> pq = new ArrayList<>();
+                for (ObjectNode r : rows) {
+                    List<Object> c = csvRowOf(r);
+                    csv.add(c);
+                    pq.add(RowFactory.create(c.toArray()));
+                }
+                out.writeString("results.csv", Csv.table(CSV_HEADER, csv));
+                StructType schema = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
+                        .add("delta", DataTypes.DoubleType).add("log10Delta", DataTypes.DoubleType).add("argmaxAssignment", DataTypes.StringType)
+                        .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
+                        .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
+                        .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
+                spark.createDataFrame(pq, schema).coalesce(1).write().parquet(out.resolve("results.parquet").toUri().toString());
+                plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
+                out.commit();
+                deleteTree(work);
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    /** The work folder of an unfinished run: kept if its parameters match, else started afresh. */
+    private static Path workDir(Path out, ObjectNode params, PrintWriter err) throws IOException {
+        Path abs = out.toAbsolutePath().normalize();
+        Path work = abs.resolveSibling("." + abs.getFileName() + ".work");
+        Path p = work.resolve("parameters.json");
+        String want = Json.write(params);
+        if (Files.exists(p) && !Files.readString(p).equals(want)) {
+            err.println("smoothed-sweep: an unfinished run with other parameters was in " + work + "; starting afresh");
+            deleteTree(work);
+        }
+        Files.createDirectories(work);
+        Files.writeString(p, want);
+        return work;
+    }
+
+    private static void deleteTree(Path p) {
+        if (p == null || !Files.exists(p)) {
+            return;
+        }
+        try (var s = Files.walk(p)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> {
+                try {
+                    Files.deleteIfExists(q);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static double[] epsilons(String spec) {
+        List<Double> list = Ranges.doubles("--epsilon", spec);
+        double[] eps = new double[list.size()];
+        for (int i = 0; i < eps.length; i++) {
+            eps[i] = list.get(i);
+            if (!(eps[i] >= 0) || Double.isInfinite(eps[i])) {
+                throw new UserInputException("--epsilon", eps[i], "every eps must be a finite number >= 0");
+            }
+        }
+        return eps;
+    }
+
+    /** The JSON fields of one result. */
+    static void fill(ObjectNode r, SmoothedValue v, int n, double logDp, int compose) {
+        r.put("epsilon", v.epsilon());
+        Json.putLogPair(r, "delta", "log10Delta", v.logDelta());
+        ArrayNode a = r.putArray("argmaxAssignment");
+        for (int x : v.argmaxAssignment()) {
+            a.add(x);
+        }
+        r.put("relativeErrorBound", v.relativeErrorBound());
+        r.put("method", v.method());
+        r.put("evaluated", v.evaluated());
+        r.put("excluded", v.excluded());
+        Json.put(r, "dpDelta", Math.exp(logDp));
+        r.put("inverseN", 1.0 / n);
+        double[] c = Composition.repeat(v.epsilon(), v.logDelta(), compose);
+        r.put("composedEpsilon", c[0]);
+        Json.putLogPair(r, "composedDelta", "log10ComposedDelta", c[1]);
+    }
+
+    static List<Object> csvRow(int n, int t, SmoothedValue v, double logDp, int compose) {
+        ObjectNode r = Json.object();
+        r.put("n", n);
+        r.put("T", t);
+        fill(r, v, n, logDp, compose);
+        return csvRowOf(r);
+    }
+
+    static List<Object> csvRowOf(JsonNode r) {
+        return Arrays.asList(r.get("n").asLong(), r.get("T").asLong(), r.get("epsilon").asDouble(), r.get("delta").asDouble(),
+                num(r.get("log10Delta")), r.get("argmaxAssignment").toString().replace(",", " "), r.get("relativeErrorBound").asDouble(),
+                r.get("evaluated").asLong(), r.get("excluded").asLong(), num(r.get("dpDelta")), r.get("inverseN").asDouble(),
+                r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")), num(r.get("log10ComposedDelta")));
+    }
+
+    private static Double num(JsonNode v) {
+        return v == null || v.isNull() ? null : v.asDouble();
+    }
+
+    private static void plot(Path png, List<ObjectNode> rows, double[] eps, String hull) {
+        List<Plots.Series> series = new ArrayList<>();
+        for (int e = 0; e < eps.length; e++) {
+            List<double[]> pts = new ArrayList<>();
+            for (ObjectNode r : rows) {
+                if (r.get("epsilon").asDouble() == eps[e]) {
+                    pts.add(new double[] {r.get("n").asDouble(), r.get("log10Delta").isNull() ? Double.NaN : r.get("log10Delta").asDouble()});
+                }
+            }
+            series.add(new Plots.Series("delta_SDP, eps = " + eps[e], pts.stream().mapToDouble(p -> p[0]).toArray(),
+                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, Plots.color(e)));
+        }
+        List<double[]> inv = new ArrayList<>();
+        for (ObjectNode r : rows) {
+            if (r.get("epsilon").asDouble() == eps[0]) {
+                inv.add(new double[] {r.get("n").asDouble(), Math.log10(r.get("inverseN").asDouble()), LogMath.toLog10(Math.log(r.get("dpDelta").asDouble()))});
+            }
+        }
+        double[] x = inv.stream().mapToDouble(p -> p[0]).toArray();
+        series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
+        series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
+        Plots.log10Lines(png, "Smoothed DP of the sampling-histogram mechanism (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi") + ")",
+                "n (records)", "log10 delta_SDP (smaller is more private)", series);
+    }
+}

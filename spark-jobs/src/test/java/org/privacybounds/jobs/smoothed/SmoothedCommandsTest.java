@@ -1,0 +1,129 @@
+package org.privacybounds.jobs.smoothed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.Algorithm1;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.testing.SparkTestSession;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+class SmoothedCommandsTest extends SparkTestSession {
+    static String jurisdictions() {
+        return root().resolve("datasets/president_2020_biden_trump_57_jurisdictions_538.csv").toString();
+    }
+
+    @Test
+    void smoothedJsonMatchesFullEnumerationAndNamesTheVertices() {
+        Run r = run("smoothed", "--n", "300", "--sample-size", "290", "--epsilon", "0.5,2", "--distributions", "0.3,0.7;0.8,0.2;0.5,0.5", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode j = r.json();
+        assertEquals(2, j.get("hull").get("vertices").size(), "the interior point is not a vertex");
+        DistributionSet v = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.8, 0.2}), List.of("a", "b"), "x");
+        var ref = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 290), 300, v, new double[] {0.5, 2});
+        for (int e = 0; e < 2; e++) {
+            JsonNode res = j.get("results").get(e);
+            assertEquals(ref.get(e).log10Delta(), res.get("log10Delta").asDouble(), 1e-9);
+            assertEquals(301, res.get("evaluated").asLong() + res.get("excluded").asLong());
+        }
+    }
+
+    @Test
+    void jurisdictionsOf2020HaveDcAndNe3AsVertices() {
+        Run r = run("smoothed", "--n", "50000", "--eta", "0.998", "--epsilon", "7", "--distributions-from-votes", jurisdictions(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode hull = r.json().get("hull");
+        assertEquals("DC", hull.get("labels").get(0).asText());
+        assertEquals("NE-3", hull.get("labels").get(1).asText());
+        assertEquals(317323.0 / (317323 + 18586), hull.get("vertices").get(0).get(0).asDouble(), 1e-15);
+        JsonNode res = r.json().get("results").get(0);
+        // spec D.2 [V]: all voters on the DC vertex, log10 delta_SDP = -2.48 at n = 5e4, eps = 7
+        assertEquals(-2.48, res.get("log10Delta").asDouble(), 0.01);
+        assertEquals("[50000,0]", res.get("argmaxAssignment").toString());
+        assertTrue(res.get("excluded").asLong() > 40000, "most assignments excluded by the bound");
+        // --compose 10
+        Run c = run("smoothed", "--n", "50000", "--eta", "0.998", "--epsilon", "7", "--distributions-from-votes", jurisdictions(),
+                "--compose", "10", "--json");
+        JsonNode cr = c.json().get("results").get(0);
+        assertEquals(70.0, cr.get("composedEpsilon").asDouble(), 1e-12);
+        assertEquals(res.get("log10Delta").asDouble() + 1, cr.get("log10ComposedDelta").asDouble(), 1e-12);
+    }
+
+    @Test
+    void symmetricFoldIsExplicit() {
+        Run r = run("smoothed", "--n", "1000", "--eta", "0.998", "--rounding", "round", "--epsilon", "1",
+                "--distributions-from-votes", root().resolve("datasets/smoothed_dp_paper_election_history_1900_2020.csv").toString(),
+                "--votes-columns", "votes_a,votes_b", "--label-column", "year", "--symmetric", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode hull = r.json().get("hull");
+        assertTrue(hull.get("method").asText().startsWith("symmetric"));
+        assertEquals(0.5, hull.get("vertices").get(0).get(0).asDouble(), 0);
+        assertEquals("1924 (folded)", hull.get("labels").get(1).asText()); // Coolidge 65.2 % of the two-party vote, the most lopsided year
+    }
+
+    @Test
+    void sweepResumesWithIdenticalOutput(@TempDir Path tmp) throws Exception {
+        String[] args = {"smoothed-sweep", "--n", "600:200:1200", "--eta", "0.99", "--epsilon", "0.5,2", "--distributions", "0.3,0.7;0.9,0.1",
+                "--json", "--out", tmp.resolve("a").toString()};
+        Run full = run(args);
+        assertEquals(0, full.exitCode(), full.err());
+        assertEquals(8, full.json().get("rows").size());
+        assertTrue(Files.exists(tmp.resolve("a/smoothed-sweep.png")) && Files.exists(tmp.resolve("a/results.parquet/_SUCCESS")));
+        assertFalse(Files.exists(tmp.resolve(".a.work")), "work folder removed after success");
+        // simulate a crash after two n: their results are in the work folder, the output is not written
+        Path work = tmp.resolve(".b.work");
+        Files.createDirectories(work);
+        String[] argsB = args.clone();
+        argsB[argsB.length - 1] = tmp.resolve("b").toString();
+        // a first run that fails on its third n would leave exactly this: run the first two n alone into the work folder
+        Run partial = run("smoothed-sweep", "--n", "600:200:800", "--eta", "0.99", "--epsilon", "0.5,2", "--distributions", "0.3,0.7;0.9,0.1",
+                "--json", "--out", tmp.resolve("p").toString());
+        assertEquals(0, partial.exitCode());
+        JsonNode prow = partial.json().get("rows");
+        Files.writeString(work.resolve("n=600.json"), "[" + prow.get(0) + "," + prow.get(1) + "]");
+        Files.writeString(work.resolve("n=800.json"), "[" + prow.get(2) + "," + prow.get(3) + "]");
+        Files.writeString(work.resolve("parameters.json"), parametersOf(full.json()));
+        Run resumed = run(argsB);
+        assertEquals(0, resumed.exitCode(), resumed.err());
+        assertTrue(resumed.err().contains("(2 resumed)"), resumed.err() + "\nwork: " + work);
+        JsonNode a = full.json().get("rows");
+        JsonNode b = resumed.json().get("rows");
+        for (int i = 0; i < a.size(); i++) {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) a.get(i)).remove("seconds");
+            ((com.fasterxml.jackson.databind.node.ObjectNode) b.get(i)).remove("seconds");
+        }
+        assertEquals(a, b);
+    }
+
+    static String parametersOf(JsonNode result) {
+        return org.privacybounds.jobs.common.Json.write(result.get("parameters"));
+    }
+
+    @Test
+    void badInputIsNamed() {
+        String[][] cases = {
+                {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.6"},
+                {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "-0.1,1.1"},
+                {"smoothed", "--n", "0", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
+                {"smoothed", "--n", "5000", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"},
+                {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-file", "/nonexistent.csv"},
+                {"smoothed-sweep", "--n", "100:-1:50", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
+        };
+        String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n"};
+        for (int i = 0; i < cases.length; i++) {
+            Run r = run(cases[i]);
+            assertEquals(2, r.exitCode(), String.join(" ", cases[i]) + "\n" + r.err());
+            assertTrue(r.err().startsWith("error: " + named[i]), r.err());
+        }
+    }
+}
