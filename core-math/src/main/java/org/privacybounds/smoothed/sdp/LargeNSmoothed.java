@@ -31,8 +31,9 @@ import org.privacybounds.validation.BadInputException;
  *   <li><b>Branch and bound.</b> For an interval of n1 outside the scans, f(n1) is at most the sum
  *   over blocks of h of (a Bernstein tail bound on the probability of reaching the block) times
  *   (the largest ChernoffBound in the block). Intervals whose bound is below the best evaluated
- *   value are excluded; the others are split, and what cannot be excluded makes the nearer scan
- *   grow until it is covered.</li>
+ *   value are excluded; the others are split. Where delta computed exactly still does not separate
+ *   the assignments (f nearly flat), f is evaluated exactly at the ends of each remaining run and
+ *   the points between are excluded by a proven slope bound (see {@code lipschitz}).</li>
  * </ul>
  * For n up to {@link #FULL_SCAN_MAX_N} one scan covers every assignment with no truncation at all.
  * delta(h) is requested through a {@link DeltaSource}, so a Spark job can compute it on executors.
@@ -40,8 +41,6 @@ import org.privacybounds.validation.BadInputException;
 public final class LargeNSmoothed {
     /** Below this n every assignment is evaluated by one untruncated scan. */
     public static final int FULL_SCAN_MAX_N = 20_000;
-    /** Largest end scan (O(K^2) work). */
-    public static final int MAX_SCAN = 1 << 15;
     /** Relative size of what a window may leave out. */
     static final double WINDOW_TOLERANCE = 1e-14;
     private static final int BLOCK = 256;
@@ -160,33 +159,216 @@ public final class LargeNSmoothed {
             if (refineWithExactDelta(unresolved, blockMax, ub, e)) {
                 continue;
             }
-            int needHi = kHi;
-            int needLo = kLo;
-            for (int[] iv : unresolved) {
-                if ((long) n - iv[0] <= iv[1]) {
-                    needHi = Math.max(needHi, n - iv[0]);
-                } else {
-                    needLo = Math.max(needLo, iv[1]);
-                }
-            }
-            if (needHi > MAX_SCAN || needLo > MAX_SCAN) {
-                throw new BadInputException("--n", n, "delta_SDP at eps = " + eps[e] + " cannot be certified within " + MAX_SCAN
-                        + " evaluated assignments per end (the bounds do not separate the assignments); use a smaller n");
-            }
-            if (needHi != kHi) {
-                kHi = Math.min(n, Integer.highestOneBit(Math.max(needHi, 1)) * 2);
-                sHi = scan(e, true, kHi, blockMax);
-            }
-            if (needLo != kLo) {
-                kLo = Math.min(n, Integer.highestOneBit(Math.max(needLo, 1)) * 2);
-                sLo = scan(e, false, kLo, blockMax);
-            }
-            if (sHi != null && sLo != null && (long) kHi + kLo + 1 >= n) {
-                Scan b = better(sHi, sLo);
-                long evaluated = n + 1L;
-                return value(e, b.bestLog, b.bestN1, b.relErr(), evaluated, 0, "exact: every assignment evaluated; certified truncation");
+            return lipschitz(e, unresolved, sHi, sLo, kHi, kLo, blockMax, ub, excluded);
+        }
+    }
+
+    /**
+     * The assignments no bound on delta alone separates (f nearly flat): exact f at the ends of
+     * each unresolved run of n1, and between two evaluated points the proven bound
+     * f(n1) <= (f(a) + f(b) + (b - a) s) / 2, where s bounds |f(n1 + 1) - f(n1)|
+     * = (p_hi - p_lo) |E[delta(h' + 1) - delta(h')]| (one record moved between the vertices) by block
+     * maxima of |delta(h + 1) - delta(h)| with Bernstein tails. Intervals that the bound does not
+     * exclude are halved and their midpoint evaluated.
+     */
+    private SmoothedValue lipschitz(int e, List<int[]> unresolved, Scan sHi, Scan sLo, int kHi, int kLo, double[] blockMax,
+            ChernoffBound ub, long excludedByBound) {
+        Scan sb = better(sHi, sLo);
+        double[] best = {sb.bestLog, sb.bestN1, sb.relErr()};
+        double[] slope = slopeBlocks(blockMax, e);
+        // merge the unresolved leaves into runs
+        unresolved.sort((x, y) -> Integer.compare(x[0], y[0]));
+        List<int[]> runs = new ArrayList<>();
+        for (int[] iv : unresolved) {
+            if (!runs.isEmpty() && runs.get(runs.size() - 1)[1] + 1 >= iv[0]) {
+                runs.get(runs.size() - 1)[1] = Math.max(runs.get(runs.size() - 1)[1], iv[1]);
+            } else {
+                runs.add(iv.clone());
             }
         }
+        long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
+        long points = 0;
+        for (int[] run : runs) {
+            Map<Integer, double[]> known = new HashMap<>();
+            known.put(run[0], fAt(run[0], e));
+            known.put(run[1], fAt(run[1], e));
+            points += run[0] == run[1] ? 1 : 2;
+            Deque<int[]> stack = new ArrayDeque<>();
+            stack.push(run);
+            while (!stack.isEmpty()) {
+                int[] iv = stack.pop();
+                for (int end : iv) {
+                    double[] v = known.get(end);
+                    if (v[0] > best[0]) {
+                        best[0] = v[0];
+                        best[1] = end;
+                        best[2] = v[1];
+                    }
+                }
+                if (iv[1] - iv[0] <= 1) {
+                    continue;
+                }
+                double fa = Math.exp(known.get(iv[0])[0] - best[0]);
+                double fb = Math.exp(known.get(iv[1])[0] - best[0]);
+                double sl = Math.exp(slopeBound(iv[0], iv[1], slope) - best[0]);
+                double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
+                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax) - best[0]);
+                if (Math.min(lip, byDelta) <= 1 - 1e-9) {
+                    continue;
+                }
+                int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
+                known.put(mid, fAt(mid, e));
+                points++;
+                stack.push(new int[] {mid, iv[1]});
+                stack.push(new int[] {iv[0], mid});
+            }
+        }
+        evaluated += points;
+        long excluded = n + 1L - evaluated;
+        progress.accept(String.format("slope bound, eps = %s: %d more assignments evaluated exactly, %d excluded in all", eps[e], points, excluded));
+        return value(e, best[0], (int) best[1], best[2], evaluated, excluded,
+                "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by proven bounds (delta and slope); certified truncation");
+    }
+
+    /** Exact f(n1) = E[delta(Bin(n1, p_hi) + Bin(n - n1, p_lo))] with certified truncation: {ln f, relative error}. */
+    private double[] fAt(int n1, int e) {
+        CountLaw x = CountLaw.binomial(n1, pHi);
+        CountLaw y = CountLaw.binomial(n - n1, pLo);
+        double sdx = Math.sqrt(n1 * pHi * (1 - pHi)) + 1;
+        double sdy = Math.sqrt((n - n1) * pLo * (1 - pLo)) + 1;
+        double logDp = Math.log((double) sampleSize / n);
+        double z = 10;
+        while (true) {
+            int xl = (int) Math.max(x.lower(), Math.floor(x.mode() - z * sdx));
+            int xr = (int) Math.min(x.upper(), Math.ceil(x.mode() + z * sdx));
+            int yl = (int) Math.max(y.lower(), Math.floor(y.mode() - z * sdy));
+            int yr = (int) Math.min(y.upper(), Math.ceil(y.mode() + z * sdy));
+            ensure(xl + yl, xr + yr);
+            double[] px = new double[xr - xl + 1];
+            double mx = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < px.length; i++) {
+                px[i] = x.logProbability(xl + i);
+                mx = Math.max(mx, px[i]);
+            }
+            for (int i = 0; i < px.length; i++) {
+                px[i] = Math.exp(px[i] - mx);
+            }
+            double[] py = new double[yr - yl + 1];
+            double my = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < py.length; i++) {
+                py[i] = y.logProbability(yl + i);
+                my = Math.max(my, py[i]);
+            }
+            for (int i = 0; i < py.length; i++) {
+                py[i] = Math.exp(py[i] - my);
+            }
+            int h0 = xl + yl;
+            double[] d = new double[(xr + yr) - h0 + 1];
+            double md = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < d.length; i++) {
+                d[i] = delta(h0 + i, e);
+                md = Math.max(md, d[i]);
+            }
+            if (md == Double.NEGATIVE_INFINITY) {
+                return new double[] {Double.NEGATIVE_INFINITY, 0};
+            }
+            for (int i = 0; i < d.length; i++) {
+                d[i] = Math.exp(d[i] - md);
+            }
+            double f = 0;
+            for (int i = 0; i < px.length; i++) {
+                double inner = 0;
+                for (int j = 0; j < py.length; j++) {
+                    inner += py[j] * d[i + j];
+                }
+                f += px[i] * inner;
+            }
+            double lf = f > 0 ? Math.log(f) + mx + my + md : Double.NEGATIVE_INFINITY;
+            double tail = LogMath.logAdd(binomialTails(n1, pHi, xl, xr), binomialTails(n - n1, pLo, yl, yr)) + logDp;
+            if (tail - lf <= Math.log(WINDOW_TOLERANCE) || (xl == x.lower() && xr == x.upper() && yl == y.lower() && yr == y.upper())) {
+                return new double[] {lf, tail == Double.NEGATIVE_INFINITY ? 0 : Math.exp(tail - lf)};
+            }
+            z *= 1.5;
+        }
+    }
+
+    /** ln of a Chernoff bound on Pr[X < l] + Pr[X > r], X ~ Bin(m, p). */
+    private static double binomialTails(int m, double p, int l, int r) {
+        double t = Double.NEGATIVE_INFINITY;
+        if (m == 0) {
+            return t;
+        }
+        if (l > 0) {
+            double a = (double) l / m;
+            t = LogMath.logAdd(t, a < p ? -m * ChernoffBound.kl(a, p) : 0);
+        }
+        if (r < m) {
+            double a = (double) r / m;
+            t = LogMath.logAdd(t, a > p ? -m * ChernoffBound.kl(a, p) : 0);
+        }
+        return t;
+    }
+
+    /** Per block, ln of the largest |delta(h+1) - delta(h)| (exact where known, else the Chernoff block maxima). */
+    private double[] slopeBlocks(double[] blockMax, int e) {
+        double[] s = new double[blockMax.length];
+        for (int blk = 0; blk < s.length; blk++) {
+            int lo = blk * BLOCK;
+            int hi = Math.min(n - 1, lo + BLOCK - 1);
+            double m = Double.NEGATIVE_INFINITY;
+            boolean exact = true;
+            for (int h = lo; h <= hi && exact; h++) {
+                double[] a = cache.get(Math.min(h, n - h));
+                double[] b = cache.get(Math.min(h + 1, n - h - 1));
+                if (a == null || b == null) {
+                    exact = false;
+                    break;
+                }
+                double da = Math.exp(a[e]);
+                double db = Math.exp(b[e]);
+                // each delta carries a relative error below 1e-10
+                double diff = Math.abs(da - db) + 1e-10 * Math.max(da, db);
+                double ld = diff > 0 ? Math.log(diff) : Math.max(a[e], b[e]) + Math.log(1e-10);
+                m = Math.max(m, ld);
+            }
+            if (!exact) {
+                m = Math.max(blockMax[blk], blk + 1 < blockMax.length ? blockMax[blk + 1] : Double.NEGATIVE_INFINITY);
+            }
+            s[blk] = m;
+        }
+        return s;
+    }
+
+    /** ln of a bound on |f(n1 + 1) - f(n1)| for every n1 in [a, b - 1]. */
+    private double slopeBound(int a, int b, double[] slope) {
+        int b1 = b - 1;
+        double muA = a * pHi + (double) (n - 1 - a) * pLo;
+        double muB = b1 * pHi + (double) (n - 1 - b1) * pLo;
+        double var = Math.max(a * pHi * (1 - pHi) + (double) (n - 1 - a) * pLo * (1 - pLo),
+                b1 * pHi * (1 - pHi) + (double) (n - 1 - b1) * pLo * (1 - pLo));
+        return Math.log(pHi - pLo) + blockSum(muA, muB, var, slope);
+    }
+
+    private double blockSum(double muA, double muB, double var, double[] blocks) {
+        double mid = Double.NEGATIVE_INFINITY;
+        double tails = Double.NEGATIVE_INFINITY;
+        for (int blk = 0; blk < blocks.length; blk++) {
+            if (blocks[blk] == Double.NEGATIVE_INFINITY) {
+                continue;
+            }
+            double start = (double) blk * BLOCK;
+            double end = Math.min(n, start + BLOCK - 1);
+            if (end < muA) {
+                double t = muA - end;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
+            } else if (start > muB) {
+                double t = start - muB;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
+            } else {
+                mid = Math.max(mid, blocks[blk]);
+            }
+        }
+        return LogMath.logAdd(mid, tails);
     }
 
     /**
@@ -260,7 +442,7 @@ public final class LargeNSmoothed {
     // ------------------------------------------------------------------ end scans
 
     /** The result of one end scan: best f, its n1 (records on the p_hi vertex) and the truncation bound. */
-    private record Scan(double bestLog, int bestN1, double logSkipped) {
+    private record Scan(double bestLog, int bestN1, double logSkipped, double edgeLog) {
         double relErr() {
             return logSkipped == Double.NEGATIVE_INFINITY ? 0 : Math.exp(logSkipped - bestLog);
         }
@@ -304,7 +486,7 @@ public final class LargeNSmoothed {
                 maxD = Math.max(maxD, ld[i]);
             }
             if (maxD == Double.NEGATIVE_INFINITY) {
-                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY);
+                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
             }
             double[] b = new double[w];
             for (int i = 0; i < w; i++) {
@@ -325,6 +507,7 @@ public final class LargeNSmoothed {
             double scale = maxB + maxD;
             // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
             double best = Double.NEGATIVE_INFINITY;
+            double edge = Double.NEGATIVE_INFINITY;
             int bestK = 0;
             double skippedU = Double.NEGATIVE_INFINITY;
             double gMax = 0;
@@ -347,6 +530,9 @@ public final class LargeNSmoothed {
                     skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + Math.log(gMax) + scale);
                 }
                 double lf = acc > 0 ? Math.log(acc) + scale : Double.NEGATIVE_INFINITY;
+                if (k == kSwing) {
+                    edge = lf;
+                }
                 if (lf > best) {
                     best = lf;
                     bestK = k;
@@ -360,11 +546,11 @@ public final class LargeNSmoothed {
             }
             int bestN1 = hiEnd ? n - bestK : bestK;
             if (blockMax == null) {
-                return new Scan(best, bestN1, skippedU);
+                return new Scan(best, bestN1, skippedU, edge);
             }
             double skipped = LogMath.logAdd(skippedU, windowTail(base, baseN, pm, hl, hr, kSwing, blockMax, best));
             if (skipped - best <= Math.log(WINDOW_TOLERANCE) || (hl == base.lower() && hr == base.upper())) {
-                return new Scan(best, bestN1, skipped);
+                return new Scan(best, bestN1, skipped, edge);
             }
             z *= 1.5;
         }

@@ -71,4 +71,20 @@ class LargeNSmoothedTest {
         // design note sanity fact: at eps = 7 the maximum sits at an end: all records on the DC vertex
         assertArrayEquals(new int[] {n, 0}, bnb.get(1).argmaxAssignment());
     }
+
+    @Test
+    void slopeBoundOnANearlyFlatObjectiveMatchesTheFullScan() {
+        // the paper's code's symmetric history hull [1/2, 0.6522] at a small eps: f(n1) is nearly
+        // flat, no bound on delta alone separates the assignments, the slope bound must
+        int n = 25000;
+        int t = 24950;
+        double[] eps = {0.1};
+        DistributionSet v = two(0.6522, 0.5);
+        SmoothedValue bnb = large(n, t, v, eps, 0).get(0);
+        SmoothedValue full = large(n, t, v, eps, n).get(0);
+        assertEquals(full.logDelta(), bnb.logDelta(), 1e-9 * Math.abs(full.logDelta()) + 1e-11);
+        assertArrayEquals(full.argmaxAssignment(), bnb.argmaxAssignment());
+        assertTrue(bnb.method().contains("slope"), bnb.method());
+        assertTrue(bnb.evaluated() < 5000, "evaluated " + bnb.evaluated());
+    }
 }

@@ -314,6 +314,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
         series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
         Plots.log10Lines(png, "Smoothed DP of the sampling-histogram mechanism (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi") + ")",
-                "n (records)", "log10 delta_SDP (smaller is more private)", series);
+                "n (records)", "log10 delta_SDP", series);
     }
 }

@@ -1,0 +1,177 @@
+package org.privacybounds.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.apache.commons.numbers.gamma.LogGamma;
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.LargeNSmoothed;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.testing.SparkTestSession;
+
+/**
+ * Benchmark of delta_SDP against the paper's algorithm, same inputs, same run.
+ *
+ * <p>The baseline is the paper's algorithm as its code computes it: delta(h) for every h from full
+ * hypergeometric pmf vectors in plain double precision (log-gamma, then exp), the law of h for an
+ * assignment as the direct convolution of two full binomial pmf vectors, and the maximum over a
+ * 32-point grid of assignments. Ours: the certified method (every assignment evaluated or
+ * excluded), through Spark with local[1] and local[2].
+ *
+ * <p>Usage: {@code SmoothedBench OUT_DIR [n ...]}; writes {@code smoothed-bench.csv}.
+ */
+public final class SmoothedBench {
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "bench/results");
+        Files.createDirectories(out);
+        int[] ns = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() : new int[] {20000, 100000};
+        double[] eps = {0.5, 1, 2, 7};
+        // Pi: the 2020 jurisdictions' hull (DC and NE-3), 0.2 % lost, T = round(0.998 n)
+        double pDc = 317323.0 / (317323 + 18586);
+        double pNe3 = 65854.0 / (65854 + 222179);
+        DistributionSet hull = DistributionSet.of(List.of(new double[] {pDc, 1 - pDc}, new double[] {pNe3, 1 - pNe3}), List.of("DC", "NE-3"), "bench");
+        List<String> lines = new ArrayList<>();
+        lines.add("n,epsilon,ours_local2_s,ours_local1_s,baseline_s,speedup_vs_baseline,local1_over_local2,ours_log10,baseline_log10,"
+                + "ours_argmax_n_dc,baseline_argmax_n_dc,ours_rel_err_bound,baseline_minus_ours_log10,assignments_evaluated,assignments_excluded");
+        for (int n : ns) {
+            int t = (int) Math.round(0.998 * n);
+            double[] ours2 = null;
+            double[] ours1 = null;
+            List<SmoothedValue> res = null;
+            for (String master : new String[] {"local[2]", "local[1]"}) {
+                SparkSessions.quiet();
+                SparkSession spark = SparkSession.builder().master(master).appName("bench").config("spark.ui.enabled", "false")
+                        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+                try {
+                    int parts = master.equals("local[2]") ? 2 : 1;
+                    // warm-up on a small n, then the timed run
+                    run(spark, 30000, 29940, hull, eps, parts);
+                    long t0 = System.nanoTime();
+                    res = run(spark, n, t, hull, eps, parts);
+                    double secs = (System.nanoTime() - t0) / 1e9;
+                    if (master.equals("local[2]")) {
+                        ours2 = new double[] {secs};
+                    } else {
+                        ours1 = new double[] {secs};
+                    }
+                } finally {
+                    spark.stop();
+                    SparkSession.clearActiveSession();
+                    SparkSession.clearDefaultSession();
+                }
+            }
+            long t0 = System.nanoTime();
+            double[][] base = baseline(n, t, pDc, pNe3, eps);
+            double baseSecs = (System.nanoTime() - t0) / 1e9;
+            for (int e = 0; e < eps.length; e++) {
+                SmoothedValue v = res.get(e);
+                lines.add(String.format(Locale.ROOT, "%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.10f,%.10f,%d,%d,%.1e,%.3e,%d,%d", n, eps[e], ours2[0], ours1[0],
+                        baseSecs, baseSecs / ours2[0], ours1[0] / ours2[0], v.log10Delta(), base[e][0], v.argmaxAssignment()[0], (int) base[e][1],
+                        v.relativeErrorBound(), base[e][0] - v.log10Delta(), v.evaluated(), v.excluded()));
+            }
+            Files.write(out.resolve("smoothed-bench.csv"), lines);
+            lines.forEach(System.out::println);
+        }
+    }
+
+    static List<SmoothedValue> run(SparkSession spark, int n, int t, DistributionSet hull, double[] eps, int parts) throws Exception {
+        var ctor = Class.forName("org.privacybounds.jobs.smoothed.SparkDeltaSource").getDeclaredConstructors()[0];
+        ctor.setAccessible(true);
+        LargeNSmoothed.DeltaSource src = (LargeNSmoothed.DeltaSource) ctor.newInstance(spark, Sampling.WITHOUT_REPLACEMENT, t, n, eps, parts,
+                (java.util.function.Consumer<String>) s -> { });
+        return new LargeNSmoothed(n, t, hull, eps, src).solve();
+    }
+
+    /** The paper's algorithm: {log10 delta_SDP, argmax n1 on the first vertex} per eps. */
+    static double[][] baseline(int n, int t, double p1, double p2, double[] eps) {
+        int lost = n - t;
+        double[][] delta = new double[eps.length][n + 1];
+        double lcn = lnC(n, t);
+        double[][] pmf = new double[n + 2][];
+        for (int h = 0; h <= n; h++) {
+            for (int e = 0; e < eps.length; e++) {
+                double ee = Math.exp(eps[e]);
+                double best = 0;
+                for (int hp : new int[] {h - 1, h + 1}) {
+                    if (hp < 0 || hp > n) {
+                        continue;
+                    }
+                    double d1 = 0;
+                    double d2 = 0;
+                    int lo = Math.max(0, Math.min(h, hp) - lost - 1);
+                    int hi = Math.min(Math.max(h, hp), t);
+                    for (int k = lo; k <= hi; k++) {
+                        double a = hyp(n, h, t, k, lcn);
+                        double b = hyp(n, hp, t, k, lcn);
+                        d1 += Math.max(0, a - ee * b);
+                        d2 += Math.max(0, b - ee * a);
+                    }
+                    best = Math.max(best, Math.max(d1, d2));
+                }
+                delta[e][h] = best;
+            }
+        }
+        double[][] out = new double[eps.length][2];
+        for (double[] o : out) {
+            o[0] = Double.NEGATIVE_INFINITY;
+        }
+        for (int g = 0; g < 32; g++) {
+            int n1 = (int) Math.round(g * (double) n / 31);
+            double[] a = binomialVector(n1, p1);
+            double[] b = binomialVector(n - n1, p2);
+            double[] conv = new double[n + 1];
+            for (int i = 0; i < a.length; i++) {
+                if (a[i] == 0) {
+                    continue;
+                }
+                for (int j = 0; j < b.length; j++) {
+                    conv[i + j] += a[i] * b[j];
+                }
+            }
+            for (int e = 0; e < eps.length; e++) {
+                double s = 0;
+                for (int h = 0; h <= n; h++) {
+                    s += conv[h] * delta[e][h];
+                }
+                double l = Math.log10(s);
+                if (l > out[e][0]) {
+                    out[e][0] = l;
+                    out[e][1] = n1;
+                }
+            }
+        }
+        return out;
+    }
+
+    static double[] binomialVector(int m, double p) {
+        double[] v = new double[m + 1];
+        for (int k = 0; k <= m; k++) {
+            v[k] = Math.exp(lnC(m, k) + k * Math.log(p) + (m - k) * Math.log1p(-p));
+        }
+        return v;
+    }
+
+    static double hyp(int n, int h, int t, int k, double lcn) {
+        if (k < 0 || k > h || t - k < 0 || t - k > n - h) {
+            return 0;
+        }
+        return Math.exp(lnC(h, k) + lnC(n - h, t - k) - lcn);
+    }
+
+    static double lnC(double n, double k) {
+        return LogGamma.value(n + 1) - LogGamma.value(k + 1) - LogGamma.value(n - k + 1);
+    }
+
+    /** Keeps the test fixture class referenced (same quiet logging setup as the tests). */
+    static Class<?> fixture() {
+        return SparkTestSession.class;
+    }
+}
