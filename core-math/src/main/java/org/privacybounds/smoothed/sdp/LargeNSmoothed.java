@@ -40,7 +40,7 @@ import org.privacybounds.validation.BadInputException;
  */
 public final class LargeNSmoothed {
     /** Below this n every assignment is evaluated by one untruncated scan. */
-    public static final int FULL_SCAN_MAX_N = 20_000;
+    public static final int FULL_SCAN_MAX_N = 4_000;
     /** Relative size of what a window may leave out. */
     static final double WINDOW_TOLERANCE = 1e-14;
     private static final int BLOCK = 256;
@@ -292,6 +292,36 @@ public final class LargeNSmoothed {
         }
     }
 
+    /**
+     * sum over u in [lo, hi] of Bin(u; k, p) g[u], with the pmf from its mode by the ratio
+     * recurrence Bin(u+1)/Bin(u) = ((k-u)/(u+1)) (p/(1-p)): one log-pmf call instead of one per
+     * term (about 1e-13 relative over the ranges used here).
+     */
+    private static double binomialDot(CountLaw law, int k, double p, int lo, int hi, double[] g) {
+        if (p == 0 || p == 1 || k == 0) {
+            double acc = 0;
+            for (int u = lo; u <= hi; u++) {
+                acc += Math.exp(law.logProbability(u)) * g[u];
+            }
+            return acc;
+        }
+        int mode = Math.max(lo, Math.min(hi, law.mode()));
+        double odds = p / (1 - p);
+        double pm = Math.exp(law.logProbability(mode));
+        double acc = pm * g[mode];
+        double v = pm;
+        for (int u = mode; u < hi && v > 0; u++) {
+            v *= (double) (k - u) / (u + 1) * odds;
+            acc += v * g[u + 1];
+        }
+        v = pm;
+        for (int u = mode; u > lo && v > 0; u--) {
+            v *= (double) u / (k - u + 1) / odds;
+            acc += v * g[u - 1];
+        }
+        return acc;
+    }
+
     /** ln of a Chernoff bound on Pr[X < l] + Pr[X > r], X ~ Bin(m, p). */
     private static double binomialTails(int m, double p, int l, int r) {
         double t = Double.NEGATIVE_INFINITY;
@@ -520,10 +550,7 @@ public final class LargeNSmoothed {
                 double sdk = Math.sqrt(k * po * (1 - po)) + 1;
                 int uLo = (int) Math.max(0, Math.floor(other.mode() - 40 * sdk));
                 int uHi = (int) Math.min(k, Math.ceil(other.mode() + 40 * sdk));
-                double acc = 0;
-                for (int u = uLo; u <= uHi; u++) {
-                    acc += Math.exp(other.logProbability(u)) * g[u];
-                }
+                double acc = binomialDot(other, k, po, uLo, uHi, g);
                 if (uLo > 0 || uHi < k) { // Bernstein: Pr[|U - mean| >= 39 sd] and G <= gMax
                     double t = 39 * sdk;
                     double var = k * po * (1 - po);
