@@ -87,4 +87,16 @@ class LargeNSmoothedTest {
         assertTrue(bnb.method().contains("slope"), bnb.method());
         assertTrue(bnb.evaluated() < 5000, "evaluated " + bnb.evaluated());
     }
+
+    @Test
+    void designNoteSanityValues() {
+        // design note: 0.2 % lost, eps = 7, the 2020 hull: the maximum at an end, log10 delta_SDP
+        // = -0.0495 at n = 1000 and -0.0990 at n = 2000 (measured with an independent implementation)
+        DistributionSet v = two(317323.0 / (317323 + 18586), 65854.0 / (65854 + 222179));
+        SmoothedValue a = large(1000, 998, v, new double[] {7}, LargeNSmoothed.FULL_SCAN_MAX_N).get(0);
+        SmoothedValue b = large(2000, 1996, v, new double[] {7}, LargeNSmoothed.FULL_SCAN_MAX_N).get(0);
+        assertEquals(-0.0495, a.log10Delta(), 5e-4);
+        assertEquals(-0.0990, b.log10Delta(), 5e-4);
+        assertArrayEquals(new int[] {1000, 0}, a.argmaxAssignment());
+    }
 }

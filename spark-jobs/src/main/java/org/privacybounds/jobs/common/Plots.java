@@ -37,6 +37,16 @@ public final class Plots {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        double minX = Double.POSITIVE_INFINITY;
+        double maxX = 0;
+        for (Series s : series) {
+            for (double x : s.x) {
+                minX = Math.min(minX, x);
+                maxX = Math.max(maxX, x);
+            }
+        }
+        // a grid spanning two decades or more (log-spaced n) reads better on a log axis
+        chart.getStyler().setXAxisLogarithmic(minX > 0 && maxX / minX >= 100);
         for (Series s : series) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
