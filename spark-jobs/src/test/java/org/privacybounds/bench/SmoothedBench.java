@@ -123,7 +123,10 @@ public final class SmoothedBench {
         ctor.setAccessible(true);
         LargeNSmoothed.DeltaSource src = (LargeNSmoothed.DeltaSource) ctor.newInstance(spark, Sampling.WITHOUT_REPLACEMENT, t, n, eps, parts,
                 (java.util.function.Consumer<String>) s -> { });
-        return new LargeNSmoothed(n, t, hull, eps, src).solve();
+        org.apache.spark.api.java.JavaSparkContext jsc = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext());
+        LargeNSmoothed.StageTwo two = batch -> batch.size() < 2 ? batch.stream().map(org.privacybounds.smoothed.sdp.Expectation::evaluate).toArray(double[][]::new)
+                : jsc.parallelize(batch, Math.min(batch.size(), parts * 2)).map(org.privacybounds.smoothed.sdp.Expectation::evaluate).collect().toArray(new double[0][]);
+        return new LargeNSmoothed(n, t, hull, eps, src).withStageTwo(two).solve();
     }
 
     /** The paper's algorithm: {log10 delta_SDP, argmax n1 on the first vertex} per eps. */

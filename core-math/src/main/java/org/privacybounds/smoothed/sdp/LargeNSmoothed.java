@@ -50,6 +50,25 @@ public final class LargeNSmoothed {
         double[][] logDelta(int[] hs);
     }
 
+    /** Evaluates a batch of exact expectations (stage 2); Spark spreads it over executors. */
+    public interface StageTwo {
+        double[][] evaluate(List<Expectation> batch);
+    }
+
+    private StageTwo stageTwo = batch -> {
+        double[][] out = new double[batch.size()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = batch.get(i).evaluate();
+        }
+        return out;
+    };
+
+    /** Where stage 2's exact expectations run (default: here, sequentially). */
+    public LargeNSmoothed withStageTwo(StageTwo s) {
+        this.stageTwo = s;
+        return this;
+    }
+
     private final int n;
     private final int sampleSize;
     private final double[] vertexP; // category-1 probability of each vertex, in the caller's order
@@ -58,7 +77,7 @@ public final class LargeNSmoothed {
     private final boolean hiIsFirst;
     private final double[] eps;
     private final DeltaSource source;
-    private final Map<Integer, double[]> cache = new HashMap<>();
+    private final DeltaCache cache;
     private Consumer<String> progress = s -> { };
     private long deltaEvaluations;
 
@@ -89,6 +108,7 @@ public final class LargeNSmoothed {
         this.pLo = vertexP.length == 1 ? vertexP[0] : (hiIsFirst ? vertexP[1] : vertexP[0]);
         this.eps = eps.clone();
         this.source = source;
+        this.cache = new DeltaCache(n, eps.length);
     }
 
     /** The default source: delta(h) computed here, sequentially. */
@@ -187,41 +207,47 @@ public final class LargeNSmoothed {
             }
         }
         long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
-        long points = 0;
+        // known: n1 -> {ln f (lower bound), ln (f + truncation) (upper bound)}
+        Map<Integer, double[]> known = new HashMap<>();
+        List<Integer> first = new ArrayList<>();
         for (int[] run : runs) {
-            Map<Integer, double[]> known = new HashMap<>();
-            known.put(run[0], fAt(run[0], e));
-            known.put(run[1], fAt(run[1], e));
-            points += run[0] == run[1] ? 1 : 2;
-            Deque<int[]> stack = new ArrayDeque<>();
-            stack.push(run);
-            while (!stack.isEmpty()) {
-                int[] iv = stack.pop();
-                for (int end : iv) {
-                    double[] v = known.get(end);
-                    if (v[0] > best[0]) {
-                        best[0] = v[0];
-                        best[1] = end;
-                        best[2] = v[1];
-                    }
-                }
+            first.add(run[0]);
+            if (run[1] != run[0]) {
+                first.add(run[1]);
+            }
+        }
+        evaluateBatch(first, e, best, known);
+        long points = first.size();
+        List<int[]> frontier = new ArrayList<>(runs);
+        while (!frontier.isEmpty()) {
+            List<int[]> split = new ArrayList<>();
+            List<Integer> mids = new ArrayList<>();
+            for (int[] iv : frontier) {
                 if (iv[1] - iv[0] <= 1) {
                     continue;
                 }
-                double fa = Math.exp(known.get(iv[0])[0] - best[0]);
-                double fb = Math.exp(known.get(iv[1])[0] - best[0]);
-                double sl = Math.exp(slopeBound(iv[0], iv[1], slope) - best[0]);
+                double fa = Math.exp(known.get(iv[0])[1] - best[0]);
+                double fb = Math.exp(known.get(iv[1])[1] - best[0]);
+                double sl = Math.exp(slopeBound(iv[0], iv[1], slope, best[0]) - best[0]);
                 double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
-                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax) - best[0]);
+                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax, best[0]) - best[0]);
                 if (Math.min(lip, byDelta) <= 1 - 1e-9) {
                     continue;
                 }
-                int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
-                known.put(mid, fAt(mid, e));
-                points++;
-                stack.push(new int[] {mid, iv[1]});
-                stack.push(new int[] {iv[0], mid});
+                split.add(iv);
+                mids.add((int) (((long) iv[0] + iv[1]) >>> 1));
             }
+            if (mids.isEmpty()) {
+                break;
+            }
+            evaluateBatch(mids, e, best, known);
+            points += mids.size();
+            List<int[]> next = new ArrayList<>();
+            for (int i = 0; i < split.size(); i++) {
+                next.add(new int[] {split.get(i)[0], mids.get(i)});
+                next.add(new int[] {mids.get(i), split.get(i)[1]});
+            }
+            frontier = next;
         }
         evaluated += points;
         long excluded = n + 1L - evaluated;
@@ -230,65 +256,43 @@ public final class LargeNSmoothed {
                 "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by proven bounds (delta and slope); certified truncation");
     }
 
-    /** Exact f(n1) = E[delta(Bin(n1, p_hi) + Bin(n - n1, p_lo))] with certified truncation: {ln f, relative error}. */
-    private double[] fAt(int n1, int e) {
-        CountLaw x = CountLaw.binomial(n1, pHi);
-        CountLaw y = CountLaw.binomial(n - n1, pLo);
-        double sdx = Math.sqrt(n1 * pHi * (1 - pHi)) + 1;
-        double sdy = Math.sqrt((n - n1) * pLo * (1 - pLo)) + 1;
+    /**
+     * Exact f at every n1 of a batch, as one stage-2 job: the windows are fixed here (truncation
+     * below 1e-14 of the best value so far), delta is computed for each window, and each
+     * expectation travels with its own slice of delta. Updates best = {ln f, n1, relative error}.
+     */
+    private void evaluateBatch(List<Integer> n1s, int e, double[] best, Map<Integer, double[]> known) {
         double logDp = Math.log((double) sampleSize / n);
-        double z = 10;
-        while (true) {
-            int xl = (int) Math.max(x.lower(), Math.floor(x.mode() - z * sdx));
-            int xr = (int) Math.min(x.upper(), Math.ceil(x.mode() + z * sdx));
-            int yl = (int) Math.max(y.lower(), Math.floor(y.mode() - z * sdy));
-            int yr = (int) Math.min(y.upper(), Math.ceil(y.mode() + z * sdy));
-            ensure(xl + yl, xr + yr);
-            double[] px = new double[xr - xl + 1];
-            double mx = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < px.length; i++) {
-                px[i] = x.logProbability(xl + i);
-                mx = Math.max(mx, px[i]);
+        double target = best[0] + Math.log(WINDOW_TOLERANCE);
+        List<Expectation> batch = new ArrayList<>();
+        List<long[]> windows = new ArrayList<>();
+        List<int[]> ranges = new ArrayList<>();
+        for (int n1 : n1s) {
+            long[] w = Expectation.window(n, pHi, pLo, n1, logDp, target);
+            windows.add(w);
+            ranges.add(new int[] {(int) (w[0] + w[2]), (int) (w[1] + w[3])});
+        }
+        ensure(ranges); // one stage-1 request for the whole batch
+        for (int i = 0; i < n1s.size(); i++) {
+            int n1 = n1s.get(i);
+            long[] w = windows.get(i);
+            int h0 = (int) (w[0] + w[2]);
+            int h1 = (int) (w[1] + w[3]);
+            double[] slice = new double[h1 - h0 + 1];
+            for (int j = 0; j < slice.length; j++) {
+                slice[j] = delta(h0 + j, e);
             }
-            for (int i = 0; i < px.length; i++) {
-                px[i] = Math.exp(px[i] - mx);
+            batch.add(new Expectation(n, pHi, pLo, n1, (int) w[0], (int) w[1], (int) w[2], (int) w[3], h0, slice, Double.longBitsToDouble(w[4])));
+        }
+        double[][] r = stageTwo.evaluate(batch);
+        for (int i = 0; i < r.length; i++) {
+            int n1 = n1s.get(i);
+            known.put(n1, new double[] {r[i][0], LogMath.logAdd(r[i][0], r[i][1])});
+            if (r[i][0] > best[0]) {
+                best[0] = r[i][0];
+                best[1] = n1;
+                best[2] = r[i][1] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(r[i][1] - r[i][0]);
             }
-            double[] py = new double[yr - yl + 1];
-            double my = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < py.length; i++) {
-                py[i] = y.logProbability(yl + i);
-                my = Math.max(my, py[i]);
-            }
-            for (int i = 0; i < py.length; i++) {
-                py[i] = Math.exp(py[i] - my);
-            }
-            int h0 = xl + yl;
-            double[] d = new double[(xr + yr) - h0 + 1];
-            double md = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < d.length; i++) {
-                d[i] = delta(h0 + i, e);
-                md = Math.max(md, d[i]);
-            }
-            if (md == Double.NEGATIVE_INFINITY) {
-                return new double[] {Double.NEGATIVE_INFINITY, 0};
-            }
-            for (int i = 0; i < d.length; i++) {
-                d[i] = Math.exp(d[i] - md);
-            }
-            double f = 0;
-            for (int i = 0; i < px.length; i++) {
-                double inner = 0;
-                for (int j = 0; j < py.length; j++) {
-                    inner += py[j] * d[i + j];
-                }
-                f += px[i] * inner;
-            }
-            double lf = f > 0 ? Math.log(f) + mx + my + md : Double.NEGATIVE_INFINITY;
-            double tail = LogMath.logAdd(binomialTails(n1, pHi, xl, xr), binomialTails(n - n1, pLo, yl, yr)) + logDp;
-            if (tail - lf <= Math.log(WINDOW_TOLERANCE) || (xl == x.lower() && xr == x.upper() && yl == y.lower() && yr == y.upper())) {
-                return new double[] {lf, tail == Double.NEGATIVE_INFINITY ? 0 : Math.exp(tail - lf)};
-            }
-            z *= 1.5;
         }
     }
 
@@ -322,23 +326,6 @@ public final class LargeNSmoothed {
         return acc;
     }
 
-    /** ln of a Chernoff bound on Pr[X < l] + Pr[X > r], X ~ Bin(m, p). */
-    private static double binomialTails(int m, double p, int l, int r) {
-        double t = Double.NEGATIVE_INFINITY;
-        if (m == 0) {
-            return t;
-        }
-        if (l > 0) {
-            double a = (double) l / m;
-            t = LogMath.logAdd(t, a < p ? -m * ChernoffBound.kl(a, p) : 0);
-        }
-        if (r < m) {
-            double a = (double) r / m;
-            t = LogMath.logAdd(t, a > p ? -m * ChernoffBound.kl(a, p) : 0);
-        }
-        return t;
-    }
-
     /** Per block, ln of the largest |delta(h+1) - delta(h)| (exact where known, else the Chernoff block maxima). */
     private double[] slopeBlocks(double[] blockMax, int e) {
         double[] s = new double[blockMax.length];
@@ -348,17 +335,17 @@ public final class LargeNSmoothed {
             double m = Double.NEGATIVE_INFINITY;
             boolean exact = true;
             for (int h = lo; h <= hi && exact; h++) {
-                double[] a = cache.get(Math.min(h, n - h));
-                double[] b = cache.get(Math.min(h + 1, n - h - 1));
-                if (a == null || b == null) {
+                double la = cache.get(Math.min(h, n - h), e);
+                double lb = cache.get(Math.min(h + 1, n - h - 1), e);
+                if (Double.isNaN(la) || Double.isNaN(lb)) {
                     exact = false;
                     break;
                 }
-                double da = Math.exp(a[e]);
-                double db = Math.exp(b[e]);
+                double da = Math.exp(la);
+                double db = Math.exp(lb);
                 // each delta carries a relative error below 1e-10
                 double diff = Math.abs(da - db) + 1e-10 * Math.max(da, db);
-                double ld = diff > 0 ? Math.log(diff) : Math.max(a[e], b[e]) + Math.log(1e-10);
+                double ld = diff > 0 ? Math.log(diff) : Math.max(la, lb) + Math.log(1e-10);
                 m = Math.max(m, ld);
             }
             if (!exact) {
@@ -370,19 +357,37 @@ public final class LargeNSmoothed {
     }
 
     /** ln of a bound on |f(n1 + 1) - f(n1)| for every n1 in [a, b - 1]. */
-    private double slopeBound(int a, int b, double[] slope) {
+    private double slopeBound(int a, int b, double[] slope, double floorLog) {
         int b1 = b - 1;
         double muA = a * pHi + (double) (n - 1 - a) * pLo;
         double muB = b1 * pHi + (double) (n - 1 - b1) * pLo;
         double var = Math.max(a * pHi * (1 - pHi) + (double) (n - 1 - a) * pLo * (1 - pLo),
                 b1 * pHi * (1 - pHi) + (double) (n - 1 - b1) * pLo * (1 - pLo));
-        return Math.log(pHi - pLo) + blockSum(muA, muB, var, slope);
+        return Math.log(pHi - pLo) + blockSum(muA, muB, var, slope, floorLog - Math.log(pHi - pLo) - Math.log(Math.max(1, b - a)));
     }
 
-    private double blockSum(double muA, double muB, double var, double[] blocks) {
+    /**
+     * Sum over blocks of (Bernstein bound on reaching the block) x (block value): blocks between
+     * the means count once, at their largest value. Blocks further than the distance beyond which
+     * even the largest block value times the Bernstein factor is below e^-60 of the largest value
+     * are not visited; their total is bounded by (number of blocks) x (that factor) x (largest value).
+     */
+    private double blockSum(double muA, double muB, double var, double[] blocks, double floorLog) {
+        double globalMax = Double.NEGATIVE_INFINITY;
+        for (double v : blocks) {
+            globalMax = Math.max(globalMax, v);
+        }
+        if (globalMax == Double.NEGATIVE_INFINITY) {
+            return globalMax;
+        }
+        // far enough that (number of blocks) x factor x largest value is below e^-40 of the floor
+        double drop = Math.max(60, globalMax - floorLog + 40 + Math.log(blocks.length));
+        double tcut = drop / 3 + Math.sqrt(drop * drop / 9 + 2 * drop * var);
+        int from = (int) Math.max(0, Math.floor((muA - tcut) / BLOCK) - 1);
+        int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / BLOCK) + 1);
         double mid = Double.NEGATIVE_INFINITY;
         double tails = Double.NEGATIVE_INFINITY;
-        for (int blk = 0; blk < blocks.length; blk++) {
+        for (int blk = from; blk <= to; blk++) {
             if (blocks[blk] == Double.NEGATIVE_INFINITY) {
                 continue;
             }
@@ -397,6 +402,9 @@ public final class LargeNSmoothed {
             } else {
                 mid = Math.max(mid, blocks[blk]);
             }
+        }
+        if (from > 0 || to < blocks.length - 1) {
+            tails = LogMath.logAdd(tails, Math.log(blocks.length) - drop + globalMax);
         }
         return LogMath.logAdd(mid, tails);
     }
@@ -428,18 +436,16 @@ public final class LargeNSmoothed {
                 merged.add(cur);
             }
         }
-        for (int[] r : merged) {
-            if (ensure(r[0], r[1]) > 0) {
-                any = true;
-            }
+        if (ensure(merged) > 0) {
+            any = true;
         }
         if (any) {
             for (int[] r : merged) {
                 for (int blk = r[0] / BLOCK; blk <= r[1] / BLOCK && blk < blockMax.length; blk++) {
                     double m = Double.NEGATIVE_INFINITY;
                     for (int h = blk * BLOCK; h <= Math.min(n, blk * BLOCK + BLOCK - 1); h++) {
-                        double[] v = cache.get(Math.min(h, n - h));
-                        m = Math.max(m, v != null ? v[e] : ub.logUpper(h));
+                        double v = cache.get(Math.min(h, n - h), e);
+                        m = Math.max(m, !Double.isNaN(v) ? v : ub.logUpper(h));
                     }
                     blockMax[blk] = m;
                 }
@@ -626,9 +632,11 @@ public final class LargeNSmoothed {
         int blocks = n / BLOCK + 1;
         double[] m = new double[blocks];
         java.util.Arrays.fill(m, Double.NEGATIVE_INFINITY);
-        for (int h = 0; h <= n; h++) {
-            int b = h / BLOCK;
-            m[b] = Math.max(m[b], ub.logUpper(h));
+        // delta(h) = delta(n - h): min(UB(h), UB(n - h)) bounds both; computed once per pair
+        for (int h = 0; h <= n / 2; h++) {
+            double v = Math.min(ub.logUpper(h), ub.logUpper(n - h));
+            m[h / BLOCK] = Math.max(m[h / BLOCK], v);
+            m[(n - h) / BLOCK] = Math.max(m[(n - h) / BLOCK], v);
         }
         return m;
     }
@@ -638,13 +646,13 @@ public final class LargeNSmoothed {
         for (int blk = 0; blk < m.length; blk++) {
             int lo = blk * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
-            if (!cache.containsKey(Math.min(lo, n - lo)) && !cache.containsKey(Math.min(hi, n - hi))) {
+            if (!cache.has(Math.min(lo, n - lo)) && !cache.has(Math.min(hi, n - hi))) {
                 continue;
             }
             double v = Double.NEGATIVE_INFINITY;
             for (int h = lo; h <= hi; h++) {
-                double[] c = cache.get(Math.min(h, n - h));
-                v = Math.max(v, c != null ? c[e] : ub.logUpper(h));
+                double c = cache.get(Math.min(h, n - h), e);
+                v = Math.max(v, !Double.isNaN(c) ? c : ub.logUpper(h));
             }
             m[blk] = v;
         }
@@ -659,7 +667,7 @@ public final class LargeNSmoothed {
         stack.push(new int[] {from, to});
         while (!stack.isEmpty()) {
             int[] iv = stack.pop();
-            if (intervalBound(iv[0], iv[1], blockMax) <= threshold) {
+            if (intervalBound(iv[0], iv[1], blockMax, bestLog) <= threshold) {
                 excluded += iv[1] - iv[0] + 1L;
             } else if (iv[1] - iv[0] < 64) {
                 unresolved.add(iv);
@@ -678,7 +686,7 @@ public final class LargeNSmoothed {
      * most sigma^2; blocks below or above that range are reached with Bernstein-bounded
      * probability, blocks inside with probability at most 1 (taken once, at their largest UB).
      */
-    double intervalBound(int a, int b, double[] blockMax) {
+    double intervalBound(int a, int b, double[] blockMax, double floorLog) {
         double muA = a * pHi + (double) (n - a) * pLo;
         double muB = b * pHi + (double) (n - b) * pLo;
         double var = Math.max(a * pHi * (1 - pHi) + (double) (n - a) * pLo * (1 - pLo), b * pHi * (1 - pHi) + (double) (n - b) * pLo * (1 - pLo));
@@ -706,15 +714,22 @@ public final class LargeNSmoothed {
     // ------------------------------------------------------------------ delta cache
 
     private double delta(int h, int e) {
-        return cache.get(Math.min(h, n - h))[e];
+        return cache.get(Math.min(h, n - h), e);
     }
 
     private int ensure(int from, int to) {
+        return ensure(List.of(new int[] {from, to}));
+    }
+
+    /** Computes (in one request to the source) delta(h) for every h of the ranges not known yet. */
+    private int ensure(List<int[]> ranges) {
         java.util.Set<Integer> uniq = new java.util.LinkedHashSet<>();
-        for (int h = Math.max(0, from); h <= Math.min(n, to); h++) {
-            int key = Math.min(h, n - h);
-            if (!cache.containsKey(key)) {
-                uniq.add(key);
+        for (int[] r : ranges) {
+            for (int h = Math.max(0, r[0]); h <= Math.min(n, r[1]); h++) {
+                int key = Math.min(h, n - h);
+                if (!cache.has(key)) {
+                    uniq.add(key);
+                }
             }
         }
         if (uniq.isEmpty()) {

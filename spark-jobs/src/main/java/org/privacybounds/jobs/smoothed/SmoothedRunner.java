@@ -3,12 +3,14 @@ package org.privacybounds.jobs.smoothed;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.Algorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.Expectation;
 import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
@@ -30,7 +32,18 @@ final class SmoothedRunner {
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, sampleSize);
         if (method(hull, sampling).equals("large-n")) {
             SparkDeltaSource src = new SparkDeltaSource(spark, sampling, sampleSize, n, eps, partitions, progress);
-            return new LargeNSmoothed(n, sampleSize, hull, eps, src).onProgress(progress).solve();
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            final int parts = partitions;
+            // stage 2: a batch of exact expectations, each with its own slice of delta, across executors
+            LargeNSmoothed.StageTwo stageTwo = batch -> {
+                double work = batch.stream().mapToDouble(Expectation::work).sum();
+                if (batch.size() < 2 || work < 1e7) { // below about 10 ms of work a Spark job costs more than it saves
+                    return batch.stream().map(Expectation::evaluate).toArray(double[][]::new);
+                }
+                List<double[]> r = jsc.parallelize(batch, Math.min(batch.size(), parts * 2)).map(Expectation::evaluate).collect();
+                return r.toArray(new double[0][]);
+            };
+            return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress).solve();
         }
         return Algorithm1.enumerate(mech, n, hull, eps);
     }

@@ -19,7 +19,7 @@ import scala.Tuple2;
  * computed on the driver (a Spark job costs more than they do).
  */
 final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
-    private static final int LOCAL_BELOW = 512;
+    private static final int LOCAL_BELOW = 256;
 
     private final SparkSession spark;
     private final Sampling sampling;

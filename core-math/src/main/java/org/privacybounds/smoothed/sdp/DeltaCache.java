@@ -1,0 +1,38 @@
+package org.privacybounds.smoothed.sdp;
+
+/**
+ * ln delta(h) for every eps of a run, keyed by h in [0, n/2] (delta(h) = delta(n - h) for two
+ * categories), stored in chunks of primitive arrays allocated on first use (no boxing; memory
+ * only where values were computed).
+ */
+final class DeltaCache {
+    private static final int CHUNK = 4096;
+    private final int width;
+    private final double[][] chunks;
+
+    DeltaCache(int n, int epsCount) {
+        this.width = epsCount;
+        this.chunks = new double[n / 2 / CHUNK + 1][];
+    }
+
+    boolean has(int key) {
+        double[] c = chunks[key / CHUNK];
+        return c != null && !Double.isNaN(c[(key % CHUNK) * width]);
+    }
+
+    /** ln delta for eps index e; NaN if not computed. */
+    double get(int key, int e) {
+        double[] c = chunks[key / CHUNK];
+        return c == null ? Double.NaN : c[(key % CHUNK) * width + e];
+    }
+
+    void put(int key, double[] values) {
+        double[] c = chunks[key / CHUNK];
+        if (c == null) {
+            c = new double[CHUNK * width];
+            java.util.Arrays.fill(c, Double.NaN);
+            chunks[key / CHUNK] = c;
+        }
+        System.arraycopy(values, 0, c, (key % CHUNK) * width, width);
+    }
+}
