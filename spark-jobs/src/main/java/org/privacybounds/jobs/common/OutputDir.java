@@ -105,7 +105,7 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    /** Whether the requested folder exists (used by tests). */
+    /** Whether an existing folder may be replaced (--overwrite). */
     public boolean overwrite() {
         return overwrite;
     }

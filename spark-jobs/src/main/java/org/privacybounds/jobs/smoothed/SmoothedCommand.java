@@ -130,6 +130,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("results.csv", Csv.table(SmoothedSweepCommand.CSV_HEADER, rows));
+                SmoothedSweepCommand.writeParquet(spark, out.resolve("results.parquet"), rows);
                 out.commit();
             }
             return 0;

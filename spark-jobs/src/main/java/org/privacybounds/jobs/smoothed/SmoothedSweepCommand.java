@@ -185,19 +185,11 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 List<List<Object>> csv = new ArrayList<>();
-                List<Row> pq = new ArrayList<>();
                 for (ObjectNode r : rows) {
-                    List<Object> c = csvRowOf(r);
-                    csv.add(c);
-                    pq.add(RowFactory.create(c.toArray()));
+                    csv.add(csvRowOf(r));
                 }
                 out.writeString("results.csv", Csv.table(CSV_HEADER, csv));
-                StructType schema = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
-                        .add("delta", DataTypes.DoubleType).add("log10Delta", DataTypes.DoubleType).add("argmaxAssignment", DataTypes.StringType)
-                        .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
-                        .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
-                        .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
-                spark.createDataFrame(pq, schema).coalesce(1).write().parquet(out.resolve("results.parquet").toUri().toString());
+                writeParquet(spark, out.resolve("results.parquet"), csv);
                 plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
                 out.commit();
                 deleteTree(work);
@@ -208,6 +200,20 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 out.close();
             }
         }
+    }
+
+    /** The CSV rows as Parquet (one file), with the same columns. */
+    static void writeParquet(SparkSession spark, Path dir, List<List<Object>> csv) {
+        List<Row> pq = new ArrayList<>();
+        for (List<Object> c : csv) {
+            pq.add(RowFactory.create(c.toArray()));
+        }
+        StructType schema = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
+                .add("delta", DataTypes.DoubleType).add("log10Delta", DataTypes.DoubleType).add("argmaxAssignment", DataTypes.StringType)
+                .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
+                .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
+                .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
+        spark.createDataFrame(pq, schema).coalesce(1).write().parquet(dir.toUri().toString());
     }
 
     /** The work folder of an unfinished run: kept if its parameters match, else started afresh. */

@@ -105,6 +105,15 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(a, b);
     }
 
+    @Test
+    void smoothedWritesCsvJsonAndParquet(@TempDir Path tmp) {
+        Path out = tmp.resolve("s");
+        Run r = run("smoothed", "--n", "200", "--lost", "4", "--epsilon", "1,2", "--distributions", "0.3,0.7;0.8,0.2", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(Files.exists(out.resolve("_SUCCESS")) && Files.exists(out.resolve("result.json")) && Files.exists(out.resolve("results.csv")));
+        assertEquals(2, spark.read().parquet(out.resolve("results.parquet").toString()).count());
+    }
+
     static String parametersOf(JsonNode result) {
         return org.privacybounds.jobs.common.Json.write(result.get("parameters"));
     }
