@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.privacybounds.numeric.Compositions;
 import org.privacybounds.smoothed.Sampling;
 
 /**
@@ -33,8 +34,7 @@ public final class ExactSamplingProfile {
             n += c;
         }
         Map<List<Integer>, BigDecimal> out = new HashMap<>();
-        List<int[]> all = new ArrayList<>();
-        enumerate(h.length, sampleSize, new int[h.length], 0, all);
+        List<int[]> all = Compositions.of(sampleSize, h.length);
         BigInteger total = sampling == Sampling.WITHOUT_REPLACEMENT ? ExactMath.binomial(n, sampleSize)
                 : BigInteger.valueOf(n).pow(sampleSize);
         BigInteger tFact = ExactMath.factorial(sampleSize);
@@ -185,15 +185,4 @@ public final class ExactSamplingProfile {
         return l;
     }
 
-    private static void enumerate(int m, int left, int[] cur, int i, List<int[]> out) {
-        if (i == m - 1) {
-            cur[i] = left;
-            out.add(cur.clone());
-            return;
-        }
-        for (int v = 0; v <= left; v++) {
-            cur[i] = v;
-            enumerate(m, left - v, cur, i + 1, out);
-        }
-    }
 }

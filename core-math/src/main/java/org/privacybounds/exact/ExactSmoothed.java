@@ -1,9 +1,9 @@
 package org.privacybounds.exact;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 
+import org.privacybounds.numeric.Compositions;
 import org.privacybounds.smoothed.Sampling;
 
 /**
@@ -23,8 +23,7 @@ public final class ExactSmoothed {
         ExactSamplingProfile prof = new ExactSamplingProfile(sampling, sampleSize);
         java.util.Map<String, BigDecimal> deltaCache = new java.util.HashMap<>();
         BigDecimal best = BigDecimal.ONE.negate();
-        List<int[]> assignments = new ArrayList<>();
-        split(n, l, new int[l], 0, assignments);
+        List<int[]> assignments = Compositions.of(n, l);
         for (int[] a : assignments) {
             // the vertex of each record position
             int[] vertexOf = new int[n];
@@ -62,15 +61,4 @@ public final class ExactSmoothed {
         return best;
     }
 
-    private static void split(int left, int l, int[] cur, int i, List<int[]> out) {
-        if (i == l - 1) {
-            cur[i] = left;
-            out.add(cur.clone());
-            return;
-        }
-        for (int v = 0; v <= left; v++) {
-            cur[i] = v;
-            split(left - v, l, cur, i + 1, out);
-        }
-    }
 }

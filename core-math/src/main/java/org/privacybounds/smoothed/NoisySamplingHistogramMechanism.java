@@ -1,8 +1,8 @@
 package org.privacybounds.smoothed;
 
-import java.util.ArrayList;
 import java.util.List;
 
+import org.privacybounds.numeric.Compositions;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogPmf;
 import org.privacybounds.numeric.LogSumExp;
@@ -121,8 +121,7 @@ public final class NoisySamplingHistogramMechanism {
      * @return {@code {logDpDelta, realisedEpsilon}}
      */
     public double[] worstCase(int n, int m, double eps) {
-        List<int[]> all = new ArrayList<>();
-        compositions(n, m, null, new int[m], 0, n, all);
+        List<int[]> all = Compositions.of(n, m);
         if ((double) all.size() * work(m, n) > WORK_LIMIT * 10.0) {
             throw new BadInputException("--counts", "n = " + n + ", m = " + m,
                     "the worst case over all databases with noise is enumerated; too many databases for this limit");
@@ -159,8 +158,7 @@ public final class NoisySamplingHistogramMechanism {
         for (int j = 0; j < m; j++) {
             size *= side;
         }
-        List<int[]> samples = new ArrayList<>();
-        compositions(sampleSize, m, sampling == Sampling.WITHOUT_REPLACEMENT ? h : null, new int[m], 0, sampleSize, samples);
+        List<int[]> samples = Compositions.of(sampleSize, m, sampling == Sampling.WITHOUT_REPLACEMENT ? h : null);
         // log noise kernel: logK[c][v] = |v - c| log r - log z(c), v in [0, T]
         double[][] logK = new double[side][side];
         double log1mr = LogMath.log1mexp(logR);
@@ -227,19 +225,4 @@ public final class NoisySamplingHistogramMechanism {
         return acc.log();
     }
 
-    /** All k in N^m with sum {@code total} (and k_i <= bound_i when bound is given). */
-    static void compositions(int total, int m, int[] bound, int[] cur, int i, int left, List<int[]> out) {
-        if (i == m - 1) {
-            if (bound == null || left <= bound[i]) {
-                cur[i] = left;
-                out.add(cur.clone());
-            }
-            return;
-        }
-        int max = bound == null ? left : Math.min(left, bound[i]);
-        for (int v = 0; v <= max; v++) {
-            cur[i] = v;
-            compositions(total, m, bound, cur, i + 1, left - v, out);
-        }
-    }
 }

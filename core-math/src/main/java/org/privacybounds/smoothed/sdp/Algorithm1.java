@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.privacybounds.numeric.Compositions;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
@@ -38,8 +39,7 @@ public final class Algorithm1 {
                             + "use the large-n method (m = 2, two vertices) or a smaller n", histograms, assignments, WORK_LIMIT, m, l));
         }
         // every histogram of n records, and delta(H) for each eps
-        List<int[]> all = new ArrayList<>();
-        compositions(n, m, new int[m], 0, all);
+        List<int[]> all = Compositions.of(n, m);
         Map<Long, Integer> index = new HashMap<>();
         for (int i = 0; i < all.size(); i++) {
             index.put(key(all.get(i), n), i);
@@ -141,17 +141,6 @@ public final class Algorithm1 {
         return k;
     }
 
-    static void compositions(int left, int m, int[] cur, int i, List<int[]> out) {
-        if (i == m - 1) {
-            cur[i] = left;
-            out.add(cur.clone());
-            return;
-        }
-        for (int v = 0; v <= left; v++) {
-            cur[i] = v;
-            compositions(left - v, m, cur, i + 1, out);
-        }
-    }
 
     static double binomial(int n, int k) {
         return Math.exp(org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(n, k));

@@ -88,8 +88,9 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    static void deleteTree(Path p) {
-        if (!Files.exists(p)) {
+    /** Deletes a folder and everything in it (nothing if it does not exist). */
+    public static void deleteTree(Path p) {
+        if (p == null || !Files.exists(p)) {
             return;
         }
         try (Stream<Path> s = Files.walk(p)) {

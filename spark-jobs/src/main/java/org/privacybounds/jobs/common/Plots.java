@@ -47,34 +47,8 @@ public final class Plots {
         }
         // a grid spanning two decades or more (log-spaced n) reads better on a log axis
         chart.getStyler().setXAxisLogarithmic(minX > 0 && maxX / minX >= 100);
-        for (Series s : series) {
-            List<Double> xs = new ArrayList<>();
-            List<Double> ys = new ArrayList<>();
-            for (int i = 0; i < s.x.length; i++) {
-                if (Double.isFinite(s.y[i])) {
-                    xs.add(s.x[i]);
-                    ys.add(s.y[i]);
-                }
-            }
-            if (xs.isEmpty()) {
-                continue;
-            }
-            XYSeries xy = chart.addSeries(s.name, xs, ys);
-            xy.setLineColor(s.color);
-            xy.setMarkerColor(s.color);
-            if (s.dashed) {
-                xy.setLineStyle(SeriesLines.DASH_DASH);
-                xy.setMarker(SeriesMarkers.NONE);
-            } else {
-                xy.setLineStyle(new BasicStroke(2f));
-                xy.setMarker(SeriesMarkers.CIRCLE);
-            }
-        }
-        try (OutputStream os = Files.newOutputStream(png)) {
-            BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        addSeries(chart, series, Double::isFinite);
+        save(chart, png);
     }
 
     /** A palette for many lines. */
@@ -96,11 +70,17 @@ public final class Plots {
         chart.getStyler().setXAxisDecimalPattern("#");
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        addSeries(chart, series, y -> y > 0 && Double.isFinite(y));
+        save(chart, png);
+    }
+
+    /** Adds the lines to a chart: points where {@code keep} fails are left out of their line. */
+    private static void addSeries(XYChart chart, List<Series> series, java.util.function.DoublePredicate keep) {
         for (Series s : series) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
             for (int i = 0; i < s.x.length; i++) {
-                if (s.y[i] > 0 && Double.isFinite(s.y[i])) {
+                if (keep.test(s.y[i])) {
                     xs.add(s.x[i]);
                     ys.add(s.y[i]);
                 }
@@ -119,6 +99,9 @@ public final class Plots {
                 xy.setMarker(SeriesMarkers.CIRCLE);
             }
         }
+    }
+
+    private static void save(XYChart chart, Path png) {
         try (OutputStream os = Files.newOutputStream(png)) {
             BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {

@@ -192,7 +192,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 writeParquet(spark, out.resolve("results.parquet"), csv);
                 plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
                 out.commit();
-                deleteTree(work);
+                OutputDir.deleteTree(work);
             }
             return 0;
         } finally {
@@ -224,29 +224,13 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         String want = Json.write(params);
         if (Files.exists(p) && !Files.readString(p).equals(want)) {
             err.println("smoothed-sweep: an unfinished run with other parameters was in " + work + "; starting afresh");
-            deleteTree(work);
+            OutputDir.deleteTree(work);
         }
         Files.createDirectories(work);
         Files.writeString(p, want);
         return work;
     }
 
-    private static void deleteTree(Path p) {
-        if (p == null || !Files.exists(p)) {
-            return;
-        }
-        try (var s = Files.walk(p)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> {
-                try {
-                    Files.deleteIfExists(q);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     static double[] epsilons(String spec) {
         List<Double> list = Ranges.doubles("--epsilon", spec);
