@@ -36,7 +36,7 @@ public final class Algorithm1 {
         if (histograms * assignments * n * m > WORK_LIMIT || histograms > 2e6) {
             throw new BadInputException("--n", n, String.format(
                     "full enumeration needs about %.2g histograms x %.2g assignments (limit %.0g operations) for m = %d and %d vertices; "
-                            + "use the large-n method (m = 2, two vertices) or a smaller n", histograms, assignments, WORK_LIMIT, m, l));
+                            + "the large-n method covers m = 2 with at most two vertices, sampling without replacement; otherwise use a smaller n", histograms, assignments, WORK_LIMIT, m, l));
         }
         // every histogram of n records, and delta(H) for each eps
         List<int[]> all = Compositions.of(n, m);

@@ -147,8 +147,16 @@ public final class LargeNSmoothed {
     // ------------------------------------------------------------------ one eps
 
     private SmoothedValue solve(int e) {
+        if (sampleSize == n || sampleSize == 0) {
+            // T = n: the output is the histogram itself, delta = 1 for every database; T = 0: nothing is released
+            return new SmoothedValue(eps[e], sampleSize == n ? 0 : Double.NEGATIVE_INFINITY, vertexP.length == 1 ? new int[] {n}
+                    : (hiIsFirst ? new int[] {n, 0} : new int[] {0, n}), 0,
+                    sampleSize == n ? "closed form: T = n, delta = 1 for every database" : "closed form: T = 0, nothing released",
+                    n + 1L, 0);
+        }
         if (vertexP.length == 1 || pHi == pLo) {
-            Scan s = scan(e, true, 0, null);
+            double[] bm = n <= fullScanMaxN ? null : blockMax(new ChernoffBound(n, sampleSize, eps[e]));
+            Scan s = scan(e, true, 0, bm);
             return value(e, s.bestLog, n, s.relErr(), 1, 0, "exact: one assignment, certified truncation of the binomial");
         }
         if (n <= fullScanMaxN) {

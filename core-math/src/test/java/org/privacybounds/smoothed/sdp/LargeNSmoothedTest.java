@@ -99,4 +99,17 @@ class LargeNSmoothedTest {
         assertEquals(-0.0990, b.log10Delta(), 5e-4);
         assertArrayEquals(new int[] {1000, 0}, a.argmaxAssignment());
     }
+
+    @Test
+    void degenerateCases() {
+        DistributionSet one = DistributionSet.of(List.of(new double[] {0.6, 0.4}), List.of("a"), "--distributions");
+        // one vertex at large n: a certified window, not the whole support; agrees with the full scan at n = 6000
+        SmoothedValue w = large(6000, 5988, one, new double[] {1}, 0).get(0);
+        SmoothedValue f = large(6000, 5988, one, new double[] {1}, 6000).get(0);
+        assertEquals(f.logDelta(), w.logDelta(), 1e-9 * Math.abs(f.logDelta()));
+        assertTrue(large(1_000_000, 998_000, one, new double[] {1}, 0).get(0).log10Delta() < -10);
+        // T = n: delta = 1; T = 0: delta = 0
+        assertEquals(0.0, large(50000, 50000, two(0.3, 0.7), new double[] {1}, 0).get(0).logDelta(), 0);
+        assertEquals(Double.NEGATIVE_INFINITY, large(50000, 0, two(0.3, 0.7), new double[] {1}, 0).get(0).logDelta(), 0);
+    }
 }
