@@ -10,10 +10,9 @@ import java.util.Locale;
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.SparkSessions;
-import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.jobs.smoothed.SmoothedRunner;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.testing.SparkTestSession;
 
@@ -118,15 +117,8 @@ public final class SmoothedBench {
         lines.forEach(System.out::println);
     }
 
-    static List<SmoothedValue> run(SparkSession spark, int n, int t, DistributionSet hull, double[] eps, int parts) throws Exception {
-        var ctor = Class.forName("org.privacybounds.jobs.smoothed.SparkDeltaSource").getDeclaredConstructors()[0];
-        ctor.setAccessible(true);
-        LargeNSmoothed.DeltaSource src = (LargeNSmoothed.DeltaSource) ctor.newInstance(spark, Sampling.WITHOUT_REPLACEMENT, t, n, eps, parts,
-                (java.util.function.Consumer<String>) s -> { });
-        org.apache.spark.api.java.JavaSparkContext jsc = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext());
-        LargeNSmoothed.StageTwo two = batch -> batch.size() < 2 ? batch.stream().map(org.privacybounds.smoothed.sdp.Expectation::evaluate).toArray(double[][]::new)
-                : jsc.parallelize(batch, Math.min(batch.size(), parts * 2)).map(org.privacybounds.smoothed.sdp.Expectation::evaluate).collect().toArray(new double[0][]);
-        return new LargeNSmoothed(n, t, hull, eps, src).withStageTwo(two).solve();
+    static List<SmoothedValue> run(SparkSession spark, int n, int t, DistributionSet hull, double[] eps, int parts) {
+        return SmoothedRunner.largeN(spark, n, t, hull, eps, parts, msg -> { }).solve();
     }
 
     /** The paper's algorithm: {log10 delta_SDP, argmax n1 on the first vertex} per eps. */

@@ -184,10 +184,10 @@ public final class LargeNSmoothed {
                         "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by a proven bound; certified truncation");
             }
             // first tighten the bound: exact delta(h) where the unresolved assignments put their mass
-            if (refineWithExactDelta(unresolved, blockMax, ub, e)) {
+            if (refineWithExactDelta(unresolved)) {
                 continue;
             }
-            return lipschitz(e, unresolved, sHi, sLo, kHi, kLo, blockMax, ub, excluded);
+            return lipschitz(e, unresolved, sHi, sLo, kHi, kLo, blockMax);
         }
     }
 
@@ -199,8 +199,7 @@ public final class LargeNSmoothed {
      * maxima of |delta(h + 1) - delta(h)| with Bernstein tails. Intervals that the bound does not
      * exclude are halved and their midpoint evaluated.
      */
-    private SmoothedValue lipschitz(int e, List<int[]> unresolved, Scan sHi, Scan sLo, int kHi, int kLo, double[] blockMax,
-            ChernoffBound ub, long excludedByBound) {
+    private SmoothedValue lipschitz(int e, List<int[]> unresolved, Scan sHi, Scan sLo, int kHi, int kLo, double[] blockMax) {
         Scan sb = better(sHi, sLo);
         double[] best = {sb.bestLog, sb.bestN1, sb.relErr()};
         double[] slope = slopeBlocks(blockMax, e);
@@ -366,12 +365,10 @@ public final class LargeNSmoothed {
 
     /** ln of a bound on |f(n1 + 1) - f(n1)| for every n1 in [a, b - 1]. */
     private double slopeBound(int a, int b, double[] slope, double floorLog) {
-        int b1 = b - 1;
-        double muA = a * pHi + (double) (n - 1 - a) * pLo;
-        double muB = b1 * pHi + (double) (n - 1 - b1) * pLo;
-        double var = Math.max(a * pHi * (1 - pHi) + (double) (n - 1 - a) * pLo * (1 - pLo),
-                b1 * pHi * (1 - pHi) + (double) (n - 1 - b1) * pLo * (1 - pLo));
-        return Math.log(pHi - pLo) + blockSum(muA, muB, var, slope, floorLog - Math.log(pHi - pLo) - Math.log(Math.max(1, b - a)));
+        // h' counts the n - 1 records other than the one that moves
+        double var = Math.max(variance(a, n - 1), variance(b - 1, n - 1));
+        return Math.log(pHi - pLo) + blockSum(mean(a, n - 1), mean(b - 1, n - 1), var, slope,
+                floorLog - Math.log(pHi - pLo) - Math.log(Math.max(1, b - a)));
     }
 
     /**
@@ -419,47 +416,16 @@ public final class LargeNSmoothed {
 
     /**
      * Computes exact delta(h) over the h-ranges (mean +- 8 sd) of the unresolved assignments that
-     * are not known yet, and lowers the block maxima there from the Chernoff bound to the exact
-     * values. Returns false when there was nothing left to compute.
+     * are not known yet (the next {@link #refreshBlocks} then lowers the block maxima there from the
+     * Chernoff bound to the exact values). Returns false when there was nothing left to compute.
      */
-    private boolean refineWithExactDelta(List<int[]> unresolved, double[] blockMax, ChernoffBound ub, int e) {
+    private boolean refineWithExactDelta(List<int[]> unresolved) {
+        double sd = Math.sqrt(n * 0.25) + 1;
         List<int[]> ranges = new ArrayList<>();
         for (int[] iv : unresolved) {
-            double muA = iv[0] * pHi + (double) (n - iv[0]) * pLo;
-            double muB = iv[1] * pHi + (double) (n - iv[1]) * pLo;
-            double sd = Math.sqrt(n * 0.25) + 1;
-            int from = (int) Math.max(0, Math.floor(muA - 8 * sd));
-            int to = (int) Math.min(n, Math.ceil(muB + 8 * sd));
-            ranges.add(new int[] {from, to});
+            ranges.add(new int[] {(int) Math.max(0, Math.floor(mean(iv[0], n) - 8 * sd)), (int) Math.min(n, Math.ceil(mean(iv[1], n) + 8 * sd))});
         }
-        ranges.sort((x, y) -> Integer.compare(x[0], y[0]));
-        boolean any = false;
-        int[] cur = null;
-        List<int[]> merged = new ArrayList<>();
-        for (int[] r : ranges) {
-            if (cur != null && r[0] <= cur[1] + 1) {
-                cur[1] = Math.max(cur[1], r[1]);
-            } else {
-                cur = r.clone();
-                merged.add(cur);
-            }
-        }
-        if (ensure(merged) > 0) {
-            any = true;
-        }
-        if (any) {
-            for (int[] r : merged) {
-                for (int blk = r[0] / BLOCK; blk <= r[1] / BLOCK && blk < blockMax.length; blk++) {
-                    double m = Double.NEGATIVE_INFINITY;
-                    for (int h = blk * BLOCK; h <= Math.min(n, blk * BLOCK + BLOCK - 1); h++) {
-                        double v = cache.get(Math.min(h, n - h), e);
-                        m = Math.max(m, !Double.isNaN(v) ? v : ub.logUpper(h));
-                    }
-                    blockMax[blk] = m;
-                }
-            }
-        }
-        return any;
+        return ensure(ranges) > 0;
     }
 
     private SmoothedValue value(int e, double logDelta, int n1Hi, double relErr, long evaluated, long excluded, String method) {
@@ -486,7 +452,7 @@ public final class LargeNSmoothed {
     // ------------------------------------------------------------------ end scans
 
     /** The result of one end scan: best f, its n1 (records on the p_hi vertex) and the truncation bound. */
-    private record Scan(double bestLog, int bestN1, double logSkipped, double edgeLog) {
+    private record Scan(double bestLog, int bestN1, double logSkipped) {
         double relErr() {
             return logSkipped == Double.NEGATIVE_INFINITY ? 0 : Math.exp(logSkipped - bestLog);
         }
@@ -530,7 +496,7 @@ public final class LargeNSmoothed {
                 maxD = Math.max(maxD, ld[i]);
             }
             if (maxD == Double.NEGATIVE_INFINITY) {
-                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
+                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY);
             }
             double[] b = new double[w];
             for (int i = 0; i < w; i++) {
@@ -551,7 +517,6 @@ public final class LargeNSmoothed {
             double scale = maxB + maxD;
             // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
             double best = Double.NEGATIVE_INFINITY;
-            double edge = Double.NEGATIVE_INFINITY;
             int bestK = 0;
             double skippedU = Double.NEGATIVE_INFINITY;
             double gMax = 0;
@@ -571,9 +536,6 @@ public final class LargeNSmoothed {
                     skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + Math.log(gMax) + scale);
                 }
                 double lf = acc > 0 ? Math.log(acc) + scale : Double.NEGATIVE_INFINITY;
-                if (k == kSwing) {
-                    edge = lf;
-                }
                 if (lf > best) {
                     best = lf;
                     bestK = k;
@@ -587,11 +549,11 @@ public final class LargeNSmoothed {
             }
             int bestN1 = hiEnd ? n - bestK : bestK;
             if (blockMax == null) {
-                return new Scan(best, bestN1, skippedU, edge);
+                return new Scan(best, bestN1, skippedU);
             }
             double skipped = LogMath.logAdd(skippedU, windowTail(base, baseN, pm, hl, hr, kSwing, blockMax, best));
             if (skipped - best <= Math.log(WINDOW_TOLERANCE) || (hl == base.lower() && hr == base.upper())) {
-                return new Scan(best, bestN1, skipped, edge);
+                return new Scan(best, bestN1, skipped);
             }
             z *= 1.5;
         }
@@ -649,8 +611,8 @@ public final class LargeNSmoothed {
         return m;
     }
 
-    /** Block maxima after the scans: exact delta where it is known, the Chernoff bound elsewhere. */
-    private double[] refreshBlocks(double[] m, ChernoffBound ub, int e) {
+    /** Block maxima after new delta values: exact delta where it is known, the Chernoff bound elsewhere. */
+    private void refreshBlocks(double[] m, ChernoffBound ub, int e) {
         for (int blk = 0; blk < m.length; blk++) {
             int lo = blk * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
@@ -664,7 +626,6 @@ public final class LargeNSmoothed {
             }
             m[blk] = v;
         }
-        return m;
     }
 
     /** Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals. */
@@ -695,28 +656,17 @@ public final class LargeNSmoothed {
      * probability, blocks inside with probability at most 1 (taken once, at their largest UB).
      */
     double intervalBound(int a, int b, double[] blockMax, double floorLog) {
-        double muA = a * pHi + (double) (n - a) * pLo;
-        double muB = b * pHi + (double) (n - b) * pLo;
-        double var = Math.max(a * pHi * (1 - pHi) + (double) (n - a) * pLo * (1 - pLo), b * pHi * (1 - pHi) + (double) (n - b) * pLo * (1 - pLo));
-        double mid = Double.NEGATIVE_INFINITY;
-        double tails = Double.NEGATIVE_INFINITY;
-        for (int blk = 0; blk < blockMax.length; blk++) {
-            if (blockMax[blk] == Double.NEGATIVE_INFINITY) {
-                continue;
-            }
-            double start = (double) blk * BLOCK;
-            double end = Math.min(n, start + BLOCK - 1);
-            if (end < muA) {
-                double t = muA - end;
-                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blockMax[blk]);
-            } else if (start > muB) {
-                double t = start - muB;
-                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blockMax[blk]);
-            } else {
-                mid = Math.max(mid, blockMax[blk]);
-            }
-        }
-        return LogMath.logAdd(mid, tails);
+        return blockSum(mean(a, n), mean(b, n), Math.max(variance(a, n), variance(b, n)), blockMax, floorLog);
+    }
+
+    /** Mean of h when {@code onHi} of {@code total} records are on the p_hi vertex and the rest on p_lo. */
+    private double mean(int onHi, int total) {
+        return onHi * pHi + (double) (total - onHi) * pLo;
+    }
+
+    /** Variance of h for the same split. */
+    private double variance(int onHi, int total) {
+        return onHi * pHi * (1 - pHi) + (double) (total - onHi) * pLo * (1 - pLo);
     }
 
     // ------------------------------------------------------------------ delta cache

@@ -32,11 +32,7 @@ public final class Plots {
      * also for probabilities far below the smallest double (1e-308).
      */
     public static void log10Lines(Path png, String title, String xTitle, String yTitle, List<Series> series) {
-        System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        XYChart chart = newChart(title, xTitle, yTitle);
         double minX = Double.POSITIVE_INFINITY;
         double maxX = 0;
         for (Series s : series) {
@@ -63,15 +59,21 @@ public final class Plots {
      * underflow) are left out of that line.
      */
     public static void semilogY(Path png, String title, String xTitle, String yTitle, List<Series> series) {
-        System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        XYChart chart = newChart(title, xTitle, yTitle);
         chart.getStyler().setYAxisLogarithmic(true);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setXAxisDecimalPattern("#");
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
         addSeries(chart, series, y -> y > 0 && Double.isFinite(y));
         save(chart, png);
+    }
+
+    /** A white 1000 x 600 chart with its legend below, headless. */
+    private static XYChart newChart(String title, String xTitle, String yTitle) {
+        System.setProperty("java.awt.headless", "true");
+        XYChart chart = new XYChartBuilder().width(1000).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
+        return chart;
     }
 
     /** Adds the lines to a chart: points where {@code keep} fails are left out of their line. */

@@ -133,21 +133,9 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
         } else {
             SampleSize.parseEta(eta);
         }
-        SampleSize.Rounding r = switch (rounding) {
-            case "ceil" -> SampleSize.Rounding.CEIL;
-            case "round" -> SampleSize.Rounding.ROUND;
-            default -> throw new UserInputException("--rounding", rounding, "must be 'ceil' or 'round'");
-        };
-        Sampling s = switch (sampling) {
-            case "without" -> Sampling.WITHOUT_REPLACEMENT;
-            case "with" -> Sampling.WITH_REPLACEMENT;
-            default -> throw new UserInputException("--sampling", sampling, "must be 'without' or 'with'");
-        };
-        UtilityForm uf = switch (form) {
-            case "figure1" -> UtilityForm.FIGURE1;
-            case "eq3" -> UtilityForm.EQ3;
-            default -> throw new UserInputException("--form", form, "must be 'figure1' or 'eq3'");
-        };
+        SampleSize.Rounding r = MechanismOptions.parseRounding(rounding);
+        Sampling s = MechanismOptions.parseSampling(sampling);
+        UtilityForm uf = UtilityCommand.parseForm(form);
         long[] yearRange = parseYears();
         checkLocalFile();
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());

@@ -45,10 +45,15 @@ public final class MechanismOptions {
     Double noiseEpsilon;
 
     public Sampling sampling() {
-        return switch (sampling) {
+        return parseSampling(sampling);
+    }
+
+    /** The value of a {@code --sampling without|with} option. */
+    static Sampling parseSampling(String value) {
+        return switch (value) {
             case "without" -> Sampling.WITHOUT_REPLACEMENT;
             case "with" -> Sampling.WITH_REPLACEMENT;
-            default -> throw new UserInputException("--sampling", sampling, "must be 'without' or 'with'");
+            default -> throw new UserInputException("--sampling", value, "must be 'without' or 'with'");
         };
     }
 
@@ -66,10 +71,15 @@ public final class MechanismOptions {
     }
 
     public SampleSize.Rounding rounding() {
-        return switch (rounding) {
+        return parseRounding(rounding);
+    }
+
+    /** The value of a {@code --rounding ceil|round} option. */
+    static SampleSize.Rounding parseRounding(String value) {
+        return switch (value) {
             case "ceil" -> SampleSize.Rounding.CEIL;
             case "round" -> SampleSize.Rounding.ROUND;
-            default -> throw new UserInputException("--rounding", rounding, "must be 'ceil' or 'round'");
+            default -> throw new UserInputException("--rounding", value, "must be 'ceil' or 'round'");
         };
     }
 

@@ -11,12 +11,9 @@ import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
-import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
-import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.Composition;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
@@ -139,13 +136,5 @@ public final class SmoothedCommand implements Callable<Integer> {
                 out.close();
             }
         }
-    }
-
-    static double composedLog(SmoothedValue v, int k) {
-        return Composition.repeat(v.epsilon(), v.logDelta(), k)[1];
-    }
-
-    static double log10(double ln) {
-        return LogMath.toLog10(ln);
     }
 }

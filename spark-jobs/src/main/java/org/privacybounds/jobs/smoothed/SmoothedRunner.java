@@ -15,7 +15,7 @@ import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
 /** Chooses and runs the delta_SDP method for one n: the large-n method where it applies, else full enumeration. */
-final class SmoothedRunner {
+public final class SmoothedRunner {
     private SmoothedRunner() {
     }
 
@@ -29,22 +29,28 @@ final class SmoothedRunner {
         if (n < 1) {
             throw new UserInputException("--n", n, "must be >= 1");
         }
-        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, sampleSize);
         if (method(hull, sampling).equals("large-n")) {
-            SparkDeltaSource src = new SparkDeltaSource(spark, sampling, sampleSize, n, eps, partitions, progress);
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            final int parts = partitions;
-            // stage 2: a batch of exact expectations, each with its own slice of delta, across executors
-            LargeNSmoothed.StageTwo stageTwo = batch -> {
-                double work = batch.stream().mapToDouble(Expectation::work).sum();
-                if (batch.size() < 2 || work < 1e7) { // below about 10 ms of work a Spark job costs more than it saves
-                    return batch.stream().map(Expectation::evaluate).toArray(double[][]::new);
-                }
-                List<double[]> r = jsc.parallelize(batch, Math.min(batch.size(), parts * 2)).map(Expectation::evaluate).collect();
-                return r.toArray(new double[0][]);
-            };
-            return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress).solve();
+            return largeN(spark, n, sampleSize, hull, eps, partitions, progress).solve();
         }
-        return Algorithm1.enumerate(mech, n, hull, eps);
+        return Algorithm1.enumerate(SamplingHistogramMechanism.of(sampling, sampleSize), n, hull, eps);
+    }
+
+    /**
+     * The large-n method with both stages on Spark: delta(h) batches by ranges of h (stage 1) and
+     * batches of exact expectations, each with its own slice of delta (stage 2), across executors.
+     */
+    public static LargeNSmoothed largeN(SparkSession spark, int n, int sampleSize, DistributionSet hull, double[] eps, int partitions,
+            Consumer<String> progress) {
+        SparkDeltaSource src = new SparkDeltaSource(spark, Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps, partitions, progress);
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        LargeNSmoothed.StageTwo stageTwo = batch -> {
+            double work = batch.stream().mapToDouble(Expectation::work).sum();
+            if (batch.size() < 2 || work < 1e7) { // below about 10 ms of work a Spark job costs more than it saves
+                return batch.stream().map(Expectation::evaluate).toArray(double[][]::new);
+            }
+            List<double[]> r = jsc.parallelize(batch, Math.min(batch.size(), partitions * 2)).map(Expectation::evaluate).collect();
+            return r.toArray(new double[0][]);
+        };
+        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress);
     }
 }

@@ -56,16 +56,21 @@ public final class UtilityCommand implements Callable<Integer> {
     @Mixin
     MechanismOptions mechanism;
 
+    /** The value of a {@code --form figure1|eq3} option. */
+    static UtilityForm parseForm(String value) {
+        return switch (value) {
+            case "figure1" -> UtilityForm.FIGURE1;
+            case "eq3" -> UtilityForm.EQ3;
+            default -> throw new UserInputException("--form", value, "must be 'figure1' or 'eq3'");
+        };
+    }
+
     @Override
     public Integer call() {
         int[] h = Counts.parse("--counts", counts);
         long n = Arrays.stream(h).asLongStream().sum();
         List<Double> ts = Ranges.doubles("--threshold", threshold);
-        UtilityForm f = switch (form) {
-            case "figure1" -> UtilityForm.FIGURE1;
-            case "eq3" -> UtilityForm.EQ3;
-            default -> throw new UserInputException("--form", form, "must be 'figure1' or 'eq3'");
-        };
+        UtilityForm f = parseForm(form);
         if (mechanism.noisy()) {
             throw new UserInputException("--noise", "exponential", "the utility command supports --noise none only");
         }
