@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.EarlyExit;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.smoothed.ElectionHistoryCommand;
 import org.privacybounds.jobs.smoothed.ProfileCommand;
@@ -49,11 +50,18 @@ public final class Main implements Runnable {
         cl.setOut(o);
         cl.setErr(e);
         cl.setParameterExceptionHandler((ex, a) -> {
-            e.println("error: " + ex.getMessage());
+            e.println("error: " + ex.getMessage().replaceFirst("^Error: ", ""));
             e.println("Run 'privacy-bounds " + ex.getCommandLine().getCommandName() + " --help' for usage.");
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+            if (ex instanceof EarlyExit done) {
+                e.println(done.getMessage());
+                if (done.stdout() != null) {
+                    o.println(done.stdout());
+                }
+                return 0;
+            }
             RuntimeException bad = UserInputException.findIn(ex);
             if (bad != null) {
                 e.println("error: " + bad.getMessage());

@@ -13,7 +13,7 @@ public final class CommonOptions {
             description = "Write results (CSV, JSON, Parquet, PNG) under DIR, atomically: a temporary folder renamed at the end.")
     public Path out;
 
-    @Option(names = "--overwrite", description = "Replace an existing --out folder (otherwise an existing folder is an error).")
+    @Option(names = "--overwrite", description = "Replace an existing --out folder. Without it, rerunning into a finished folder with the same parameters is a no-op and any other existing folder is an error.")
     public boolean overwrite;
 
     @Option(names = "--master", paramLabel = "URL", defaultValue = "local[*]",
@@ -24,6 +24,9 @@ public final class CommonOptions {
             description = "Seed for anything random; the same seed gives the same result for any partitioning (default: ${DEFAULT-VALUE}).")
     public long seed;
 
-    @Option(names = "--verbose", description = "Show Spark's INFO logging.")
+    @Option(names = "--verbose", description = "Show Spark's INFO logging (off by default; progress lines always show).")
     public boolean verbose;
+
+    @Option(names = "--dry-run", description = "Check every option (values, ranges, --out) and print the parameters; compute nothing, write nothing.")
+    public boolean dryRun;
 }

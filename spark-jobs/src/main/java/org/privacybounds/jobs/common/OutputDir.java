@@ -11,30 +11,90 @@ import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Model.CommandSpec;
+
 /**
  * An output folder written atomically: everything goes to a hidden sibling folder, which is
- * renamed to the requested name only when the command succeeded, with {@code _SUCCESS} written
- * last. A failed run leaves the requested folder untouched (and removes its temporary folder).
+ * renamed to the requested name only when the command succeeded, with {@code manifest.json} and
+ * then {@code _SUCCESS} written last. A failed run leaves the requested folder untouched (and
+ * removes its temporary folder). A rerun into a finished folder with the same parameters is a
+ * no-op unless --overwrite.
  */
 public final class OutputDir implements AutoCloseable {
     private final Path target;
     private final Path temp;
     private final boolean overwrite;
+    private final RunRecord record;
     private boolean committed;
 
-    private OutputDir(Path target, boolean overwrite) {
+    private OutputDir(Path target, boolean overwrite, RunRecord record) {
         this.target = target.toAbsolutePath().normalize();
         this.overwrite = overwrite;
+        this.record = record;
         this.temp = this.target.resolveSibling("." + this.target.getFileName() + ".tmp-" + UUID.randomUUID());
     }
 
-    /** Checks the target before any work is done, so bad input fails fast. */
-    public static OutputDir open(Path target, boolean overwrite) {
-        OutputDir d = new OutputDir(target, overwrite);
+    /**
+     * Called by every command once its options are validated and before any work: ends a dry run
+     * ({@link EarlyExit}); returns null without --out; ends a rerun into a finished folder of the
+     * same command and parameters ({@link EarlyExit}, printing the stored result.json with
+     * --json); otherwise checks the target and opens the temporary folder.
+     */
+    public static OutputDir begin(CommandSpec spec, CommonOptions common) {
+        RunRecord record = RunRecord.of(spec);
+        if (common.dryRun) {
+            String outState = "";
+            if (common.out != null) {
+                try {
+                    open(common.out, common.overwrite, record, false, true);
+                } catch (EarlyExit finished) {
+                    outState = "; --out already holds this result, so the run would be a no-op";
+                }
+            }
+            ObjectNode j = Json.object();
+            j.put("command", record.command());
+            j.put("dryRun", true);
+            j.set("parameters", record.parameters());
+            j.put("out", common.out == null ? null : common.out.toString());
+            throw new EarlyExit(record.command() + ": dry run: the arguments are valid" + outState + "; nothing was computed or written",
+                    common.json ? Json.write(j) : Json.pretty(j));
+        }
+        if (common.out == null) {
+            return null;
+        }
+        return open(common.out, common.overwrite, record, common.json, false);
+    }
+
+    /** Checks the target (a finished run of the same parameters ends the command); unless {@code checkOnly}, opens the temporary folder. */
+    static OutputDir open(Path target, boolean overwrite, RunRecord record, boolean json, boolean checkOnly) {
+        OutputDir d = new OutputDir(target, overwrite, record);
         if (Files.exists(d.target) && !overwrite) {
-            throw new UserInputException("--out", target, "already exists; choose a new folder or add --overwrite");
+            JsonNode m = finishedManifest(d.target);
+            if (m != null && record.command().equals(m.path("command").asText()) && Json.write(record.parameters()).equals(Json.write(m.get("parameters")))) {
+                String stored = null;
+                Path result = d.target.resolve("result.json");
+                if (json && Files.isRegularFile(result)) {
+                    try {
+                        stored = Json.write(Json.MAPPER.readTree(result.toFile()));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+                throw new EarlyExit(record.command() + ": " + target + " already holds the finished result of these parameters (finished "
+                        + m.path("endTime").asText() + "); nothing to do (add --overwrite to recompute)", stored);
+            }
+            throw new UserInputException("--out", target, m != null
+                    ? "already holds the finished result of other parameters (see its manifest.json); choose a new folder or add --overwrite"
+                    : "already exists and is not a finished run; choose a new folder or add --overwrite");
+        }
+        if (checkOnly) {
+            return null;
         }
         Path parent = d.target.getParent();
+        removeStaleTemporaries(d.target);
         try {
             Files.createDirectories(parent);
             Files.createDirectories(d.temp);
@@ -57,9 +117,46 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    /** Writes {@code _SUCCESS} and renames the temporary folder to the target. */
+    /**
+     * Removes the temporary folders a killed run into the same target left behind (one run per
+     * --out folder at a time; a killed process cannot clean up after itself).
+     */
+    private static void removeStaleTemporaries(Path target) {
+        String prefix = "." + target.getFileName() + ".tmp-";
+        if (!Files.isDirectory(target.getParent())) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(target.getParent())) {
+            s.filter(p -> p.getFileName().toString().startsWith(prefix)).forEach(OutputDir::deleteTree);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The manifest of a finished folder, or null if it is not one. */
+    private static JsonNode finishedManifest(Path dir) {
+        Path m = dir.resolve("manifest.json");
+        if (!Files.isRegularFile(dir.resolve("_SUCCESS")) || !Files.isRegularFile(m)) {
+            return null;
+        }
+        try {
+            return Json.MAPPER.readTree(m.toFile());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Records the time since the previous mark as stage {@code name} in the manifest (nothing if {@code out} is null). */
+    public static void mark(OutputDir out, String name) {
+        if (out != null) {
+            out.record.mark(name);
+        }
+    }
+
+    /** Writes {@code manifest.json}, then {@code _SUCCESS}, and renames the temporary folder to the target. */
     public Path commit() {
         try {
+            Files.writeString(temp.resolve("manifest.json"), Json.pretty(record.manifest(temp)) + "\n", StandardCharsets.UTF_8);
             Files.writeString(temp.resolve("_SUCCESS"), "");
             Path old = null;
             if (Files.exists(target)) {

@@ -139,10 +139,11 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
         long[] yearRange = parseYears();
         checkLocalFile();
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
-        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "election-history");
             long sparkReady = System.nanoTime();
+            OutputDir.mark(out, "sparkStart");
             Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(data);
             List<String> present = Arrays.asList(raw.columns());
             for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
@@ -162,6 +163,7 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
                 throw new UserInputException("--years", years, "selects no election of " + data);
             }
             long computed = System.nanoTime();
+            OutputDir.mark(out, "compute");
             ObjectNode root = Json.object();
             root.put("command", "election-history");
             ObjectNode p = root.putObject("parameters");

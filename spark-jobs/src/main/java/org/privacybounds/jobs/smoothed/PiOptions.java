@@ -50,6 +50,21 @@ public final class PiOptions {
             description = "The paper's code's hull for two categories: p and 1-p folded together, lower vertex pinned at 1/2 (off by default).")
     boolean symmetric;
 
+    /** Checks what can be checked without Spark (before any work, and in a dry run): inline sets, file existence, column counts. */
+    public void check() {
+        if (source.inline != null) {
+            read(null);
+            return;
+        }
+        String path = source.file != null ? source.file : source.votes;
+        if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
+            throw new UserInputException(source.file != null ? "--distributions-file" : "--distributions-from-votes", path, "no such file");
+        }
+        if (source.votes != null && votesColumns.split(",").length != 2) {
+            throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns");
+        }
+    }
+
     /** The set as given. */
     public DistributionSet read(SparkSession spark) {
         if (source.inline != null) {

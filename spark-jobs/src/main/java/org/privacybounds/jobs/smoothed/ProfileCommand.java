@@ -75,7 +75,7 @@ public final class ProfileCommand implements Callable<Integer> {
         if (minProbability != null && !(minProbability > 0 && minProbability <= 1.0 / h.length)) {
             throw new UserInputException("--min-probability", minProbability, "must be in (0, 1/m] with m = " + h.length);
         }
-        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        OutputDir out = OutputDir.begin(spec, common);
         try {
             SamplingHistogramMechanism shm = SamplingHistogramMechanism.of(mechanism.sampling(), t);
             shm.checkHistogram(h);
@@ -154,6 +154,7 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             o.flush();
             if (out != null) {
+                OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("results.csv", Csv.table(List.of("epsilon", "delta", "log10Delta", "dpDelta", "remark8Bound", "relativeErrorBound", "worstNeighbor"), rows));
                 out.commit();

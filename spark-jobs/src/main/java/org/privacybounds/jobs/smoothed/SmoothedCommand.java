@@ -76,9 +76,11 @@ public final class SmoothedCommand implements Callable<Integer> {
             throw new UserInputException("--noise", "exponential", "smoothed supports --noise none");
         }
         int t = mechanism.sampleSize(n);
-        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        pi.check();
+        OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed");
+            OutputDir.mark(out, "sparkStart");
             DistributionSet given = pi.read(spark);
             DistributionSet hull = pi.hull(given);
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
@@ -125,6 +127,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             }
             o.flush();
             if (out != null) {
+                OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("results.csv", Csv.table(SmoothedSweepCommand.CSV_HEADER, rows));
                 SmoothedSweepCommand.writeParquet(spark, out.resolve("results.parquet"), rows);

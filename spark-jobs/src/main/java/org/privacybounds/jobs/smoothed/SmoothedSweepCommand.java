@@ -103,11 +103,13 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         for (long v : ns) {
             mechanism.sampleSize(v); // validate every T before any work
         }
-        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        pi.check();
+        OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
             DistributionSet given = pi.read(spark);
             DistributionSet hull = pi.hull(given);
+            OutputDir.mark(out, "sparkStartAndInput");
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             ObjectNode params = Json.object();
             params.put("n", nList);
@@ -183,6 +185,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             }
             o.flush();
             if (out != null) {
+                OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 List<List<Object>> csv = new ArrayList<>();
                 for (ObjectNode r : rows) {

@@ -75,7 +75,7 @@ public final class UtilityCommand implements Callable<Integer> {
             throw new UserInputException("--noise", "exponential", "the utility command supports --noise none only");
         }
         int t = mechanism.sampleSize(n);
-        OutputDir out = common.out == null ? null : OutputDir.open(common.out, common.overwrite);
+        OutputDir out = OutputDir.begin(spec, common);
         try {
             AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
             ObjectNode root = Json.object();
@@ -122,6 +122,7 @@ public final class UtilityCommand implements Callable<Integer> {
             }
             o.flush();
             if (out != null) {
+                OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("results.csv", Csv.table(List.of("threshold", "epsilon", "utility", "log10Utility", "lemma10Lower", "lemma10Upper", "relativeErrorBound"), rows));
                 out.commit();

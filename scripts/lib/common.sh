@@ -1,0 +1,25 @@
+# Shared by the scripts: project root, build-on-demand, the JVM flags Spark needs on Java 17.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+JAR="$ROOT/spark-jobs/target/privacy-bounds.jar"
+CP_FILE="$ROOT/spark-jobs/target/classpath.txt"
+SPARK_CP_FILE="$ROOT/spark-jobs/target/spark-classpath.txt"
+
+# Java 17 module openings Spark needs; the same list as the surefire argLine in pom.xml.
+ADD_OPENS=(
+  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.cs=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
+  --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false
+)
+
+# Builds the jar and the classpath files when any is missing or older than the sources.
+ensure_built() {
+  if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" \
+      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
+    echo "privacy-bounds: building (mvn package -DskipTests) ..." >&2
+    (cd "$ROOT" && mvn -B -q -DskipTests package >&2)
+  fi
+}
