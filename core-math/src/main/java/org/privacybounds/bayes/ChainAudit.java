@@ -1,0 +1,250 @@
+package org.privacybounds.bayes;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.numeric.LogSumExp;
+
+/**
+ * Exact privacy audit of exponential mechanisms over a finite set of outputs, for databases
+ * 0..N-1 where neighbours are k and k+1 (the count of ones in seed 002; any chain works). The
+ * mechanism at database k releases r with probability P_k(r) = exp(c_k u(k,r) - ln Z_k),
+ * c_k = eps / (2 S(k)). For every neighbouring pair and every output it computes the log-ratio
+ * L(r) = ln P_k(r) - ln P_{k+1}(r); the realised privacy loss is max |L| with its witness, and the
+ * hockey-stick delta at eps' of each direction is the exact sum over all outputs of
+ * (P(r) - e^eps' P'(r))_+, in log space. Rows are computed once and shared by every mechanism and
+ * eps; databases can be split into ranges ({@link #run}) and the parts merged ({@link Part#merge}),
+ * which is how the Spark job distributes one n.
+ */
+public final class ChainAudit {
+    private ChainAudit() {
+    }
+
+    /** The utilities u(k, r), one row per database. */
+    public interface Utility {
+        int databases();
+
+        int outputs();
+
+        void row(int k, double[] u);
+    }
+
+    /**
+     * One mechanism to audit: its label, nominal eps, S(k) for every database, and the eps' at
+     * which to report the hockey-stick delta (the nominal eps is always the first).
+     */
+    public record Config(String label, double epsilon, double[] sensitivity, double[] lossEpsilons) implements Serializable {
+        public Config {
+            for (double s : sensitivity) {
+                if (!(s > 0) || Double.isInfinite(s)) {
+                    throw new IllegalArgumentException(label + ": every sensitivity must be finite and > 0, got " + s);
+                }
+            }
+        }
+    }
+
+    /** The audit of a range of databases [from, to): pairs (k, k+1) with k in the range, rows in the range. */
+    public static final class Part implements Serializable {
+        private static final long serialVersionUID = 1L;
+        public final int from;
+        public int to;
+        /** Per config: max |L| and its witness {k, kNeighbor, r} with P_k(r) > P_kNeighbor(r). */
+        public final double[] maxLogRatio;
+        public final int[][] witness;
+        /** Per config and eps': ln of the largest pair delta, and the pair {k, kNeighbor} (direction k to kNeighbor). */
+        public final double[][] worstLogDelta;
+        public final int[][][] worstPair;
+        /** Per config and eps': ln max(d(P_k, P_k+1), d(P_k+1, P_k)) for every pair k of the range, in order. */
+        public double[][][] pairLogDelta;
+        /** Per config: sum and max over the rows of E[-u] (the expected Hellinger distance), sum of P_k(best output). */
+        public final double[] sumExpectedLoss;
+        public final double[] maxExpectedLoss;
+        public final int[] argmaxExpectedLoss;
+        public final double[] sumProbabilityBest;
+        public long rows;
+
+        Part(int from, int to, int configs, int[] lossCount) {
+            this.from = from;
+            this.to = to;
+            maxLogRatio = new double[configs];
+            witness = new int[configs][];
+            worstLogDelta = new double[configs][];
+            worstPair = new int[configs][][];
+            pairLogDelta = new double[configs][][];
+            for (int c = 0; c < configs; c++) {
+                worstLogDelta[c] = new double[lossCount[c]];
+                Arrays.fill(worstLogDelta[c], Double.NEGATIVE_INFINITY);
+                worstPair[c] = new int[lossCount[c]][];
+                pairLogDelta[c] = new double[lossCount[c]][];
+            }
+            sumExpectedLoss = new double[configs];
+            maxExpectedLoss = new double[configs];
+            argmaxExpectedLoss = new int[configs];
+            sumProbabilityBest = new double[configs];
+        }
+
+        /** Merges the part of the next range (its from must be this part's to). */
+        public Part merge(Part next) {
+            if (next.from != to) {
+                throw new IllegalArgumentException("parts must be adjacent: " + to + " vs " + next.from);
+            }
+            for (int c = 0; c < maxLogRatio.length; c++) {
+                if (next.maxLogRatio[c] > maxLogRatio[c] || witness[c] == null) {
+                    maxLogRatio[c] = next.maxLogRatio[c];
+                    witness[c] = next.witness[c];
+                }
+                for (int e = 0; e < worstLogDelta[c].length; e++) {
+                    if (next.worstLogDelta[c][e] > worstLogDelta[c][e] || worstPair[c][e] == null) {
+                        worstLogDelta[c][e] = next.worstLogDelta[c][e];
+                        worstPair[c][e] = next.worstPair[c][e];
+                    }
+                    double[] a = pairLogDelta[c][e];
+                    double[] b = next.pairLogDelta[c][e];
+                    double[] ab = Arrays.copyOf(a, a.length + b.length);
+                    System.arraycopy(b, 0, ab, a.length, b.length);
+                    pairLogDelta[c][e] = ab;
+                }
+                sumExpectedLoss[c] += next.sumExpectedLoss[c];
+                if (next.maxExpectedLoss[c] > maxExpectedLoss[c]) {
+                    maxExpectedLoss[c] = next.maxExpectedLoss[c];
+                    argmaxExpectedLoss[c] = next.argmaxExpectedLoss[c];
+                }
+                sumProbabilityBest[c] += next.sumProbabilityBest[c];
+            }
+            rows += next.rows;
+            to = next.to;
+            return this;
+        }
+
+        /**
+         * The database-dependent delta_eps'(k) of config c at loss index e for every k of a merged
+         * part covering all databases: max over the pairs k belongs to (spec A.3).
+         */
+        public double[] profileLogDelta(int c, int e) {
+            double[] pair = pairLogDelta[c][e];
+            int databases = pair.length + 1;
+            double[] d = new double[databases];
+            for (int k = 0; k < databases; k++) {
+                d[k] = Math.max(k > 0 ? pair[k - 1] : Double.NEGATIVE_INFINITY, k < pair.length ? pair[k] : Double.NEGATIVE_INFINITY);
+            }
+            return d;
+        }
+    }
+
+    /** Audits databases [from, to) for every config (rows from..to, pairs (k, k+1) for k in [from, to) with k+1 < N). */
+    public static Part run(Utility utility, List<Config> configs, int from, int to) {
+        int databases = utility.databases();
+        if (from < 0 || to > databases || from >= to) {
+            throw new IllegalArgumentException("range [" + from + ", " + to + ") of " + databases + " databases");
+        }
+        int outputs = utility.outputs();
+        int cs = configs.size();
+        int[] lossCount = configs.stream().mapToInt(c -> c.lossEpsilons().length).toArray();
+        Part part = new Part(from, to, cs, lossCount);
+        int pairs = Math.min(to, databases - 1) - from;
+        for (int c = 0; c < cs; c++) {
+            part.maxLogRatio[c] = Double.NEGATIVE_INFINITY;
+            for (int e = 0; e < lossCount[c]; e++) {
+                part.pairLogDelta[c][e] = new double[Math.max(0, pairs)];
+            }
+        }
+        double[] uCur = new double[outputs];
+        double[] uNext = new double[outputs];
+        double[][] lpCur = new double[cs][outputs];
+        double[][] lpNext = new double[cs][outputs];
+        utility.row(from, uCur);
+        for (int c = 0; c < cs; c++) {
+            logLaw(uCur, configs.get(c).epsilon() / (2 * configs.get(c).sensitivity()[from]), lpCur[c]);
+        }
+        for (int k = from; k < to; k++) {
+            rowMetrics(part, k, uCur, lpCur);
+            if (k + 1 < databases) {
+                utility.row(k + 1, uNext);
+                for (int c = 0; c < cs; c++) {
+                    Config cfg = configs.get(c);
+                    logLaw(uNext, cfg.epsilon() / (2 * cfg.sensitivity()[k + 1]), lpNext[c]);
+                    pair(part, c, cfg, k, lpCur[c], lpNext[c]);
+                }
+                double[] t = uCur;
+                uCur = uNext;
+                uNext = t;
+                double[][] tl = lpCur;
+                lpCur = lpNext;
+                lpNext = tl;
+            }
+        }
+        return part;
+    }
+
+    /** ln P(r) = c u(r) - ln Z into out. */
+    static void logLaw(double[] u, double c, double[] out) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (int r = 0; r < u.length; r++) {
+            out[r] = c * u[r];
+            m = Math.max(m, out[r]);
+        }
+        double s = 0;
+        for (double v : out) {
+            s += Math.exp(v - m); // the largest term is 1: the sum never underflows
+        }
+        double logZ = m + Math.log(s);
+        for (int r = 0; r < u.length; r++) {
+            out[r] -= logZ;
+        }
+    }
+
+    private static void rowMetrics(Part part, int k, double[] u, double[][] lp) {
+        int best = 0;
+        for (int r = 1; r < u.length; r++) {
+            if (u[r] > u[best]) {
+                best = r;
+            }
+        }
+        for (int c = 0; c < lp.length; c++) {
+            double loss = 0;
+            for (int r = 0; r < u.length; r++) {
+                loss += Math.exp(lp[c][r]) * -u[r];
+            }
+            part.sumExpectedLoss[c] += loss;
+            if (loss > part.maxExpectedLoss[c] || part.rows == 0) {
+                part.maxExpectedLoss[c] = loss;
+                part.argmaxExpectedLoss[c] = k;
+            }
+            part.sumProbabilityBest[c] += Math.exp(lp[c][best]);
+        }
+        part.rows++;
+    }
+
+    private static void pair(Part part, int c, Config cfg, int k, double[] a, double[] b) {
+        for (int r = 0; r < a.length; r++) {
+            double l = a[r] - b[r];
+            if (Math.abs(l) > part.maxLogRatio[c]) {
+                part.maxLogRatio[c] = Math.abs(l);
+                part.witness[c] = l >= 0 ? new int[] {k, k + 1, r} : new int[] {k + 1, k, r};
+            }
+        }
+        double[] loss = cfg.lossEpsilons();
+        for (int e = 0; e < loss.length; e++) {
+            LogSumExp forward = new LogSumExp();
+            LogSumExp backward = new LogSumExp();
+            for (int r = 0; r < a.length; r++) {
+                double l = a[r] - b[r];
+                if (l > loss[e]) {
+                    forward.add(a[r] + LogMath.log1mexp(loss[e] - l));
+                } else if (-l > loss[e]) {
+                    backward.add(b[r] + LogMath.log1mexp(loss[e] + l));
+                }
+            }
+            double f = forward.log();
+            double bw = backward.log();
+            double d = Math.max(f, bw);
+            part.pairLogDelta[c][e][k - part.from] = d;
+            if (d > part.worstLogDelta[c][e] || part.worstPair[c][e] == null) {
+                part.worstLogDelta[c][e] = d;
+                part.worstPair[c][e] = f >= bw ? new int[] {k, k + 1} : new int[] {k + 1, k};
+            }
+        }
+    }
+}
