@@ -58,11 +58,9 @@ public final class ChainAudit {
         public final int[][][] worstPair;
         /** Per config and eps': ln max(d(P_k, P_k+1), d(P_k+1, P_k)) for every pair k of the range, in order. */
         public double[][][] pairLogDelta;
-        /** Per config: sum and max over the rows of E[-u] (the expected Hellinger distance), sum of P_k(best output). */
-        public final double[] sumExpectedLoss;
-        public final double[] maxExpectedLoss;
-        public final int[] argmaxExpectedLoss;
-        public final double[] sumProbabilityBest;
+        /** Per config and row of the range: E[-u] under P_k (the expected Hellinger distance) and P_k(best output). */
+        public double[][] expectedLoss;
+        public double[][] probabilityBest;
         public long rows;
 
         Part(int from, int to, int configs, int[] lossCount) {
@@ -79,10 +77,8 @@ public final class ChainAudit {
                 worstPair[c] = new int[lossCount[c]][];
                 pairLogDelta[c] = new double[lossCount[c]][];
             }
-            sumExpectedLoss = new double[configs];
-            maxExpectedLoss = new double[configs];
-            argmaxExpectedLoss = new int[configs];
-            sumProbabilityBest = new double[configs];
+            expectedLoss = new double[configs][to - from];
+            probabilityBest = new double[configs][to - from];
         }
 
         /** Merges the part of the next range (its from must be this part's to). */
@@ -100,22 +96,49 @@ public final class ChainAudit {
                         worstLogDelta[c][e] = next.worstLogDelta[c][e];
                         worstPair[c][e] = next.worstPair[c][e];
                     }
-                    double[] a = pairLogDelta[c][e];
-                    double[] b = next.pairLogDelta[c][e];
-                    double[] ab = Arrays.copyOf(a, a.length + b.length);
-                    System.arraycopy(b, 0, ab, a.length, b.length);
-                    pairLogDelta[c][e] = ab;
+                    pairLogDelta[c][e] = concat(pairLogDelta[c][e], next.pairLogDelta[c][e]);
                 }
-                sumExpectedLoss[c] += next.sumExpectedLoss[c];
-                if (next.maxExpectedLoss[c] > maxExpectedLoss[c]) {
-                    maxExpectedLoss[c] = next.maxExpectedLoss[c];
-                    argmaxExpectedLoss[c] = next.argmaxExpectedLoss[c];
-                }
-                sumProbabilityBest[c] += next.sumProbabilityBest[c];
+                expectedLoss[c] = concat(expectedLoss[c], next.expectedLoss[c]);
+                probabilityBest[c] = concat(probabilityBest[c], next.probabilityBest[c]);
             }
             rows += next.rows;
             to = next.to;
             return this;
+        }
+
+        private static double[] concat(double[] a, double[] b) {
+            double[] ab = Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, ab, a.length, b.length);
+            return ab;
+        }
+
+        /** Mean over the rows of the range of E[-u], summed in row order (the same for any split). */
+        public double meanExpectedLoss(int c) {
+            double s = 0;
+            for (double v : expectedLoss[c]) {
+                s += v;
+            }
+            return s / expectedLoss[c].length;
+        }
+
+        /** The largest E[-u] of a row and its row: {value, k}. */
+        public double[] maxExpectedLoss(int c) {
+            int arg = 0;
+            for (int i = 1; i < expectedLoss[c].length; i++) {
+                if (expectedLoss[c][i] > expectedLoss[c][arg]) {
+                    arg = i;
+                }
+            }
+            return new double[] {expectedLoss[c][arg], from + arg};
+        }
+
+        /** Mean over the rows of P_k(best output). */
+        public double meanProbabilityBest(int c) {
+            double s = 0;
+            for (double v : probabilityBest[c]) {
+                s += v;
+            }
+            return s / probabilityBest[c].length;
         }
 
         /**
@@ -207,12 +230,8 @@ public final class ChainAudit {
             for (int r = 0; r < u.length; r++) {
                 loss += Math.exp(lp[c][r]) * -u[r];
             }
-            part.sumExpectedLoss[c] += loss;
-            if (loss > part.maxExpectedLoss[c] || part.rows == 0) {
-                part.maxExpectedLoss[c] = loss;
-                part.argmaxExpectedLoss[c] = k;
-            }
-            part.sumProbabilityBest[c] += Math.exp(lp[c][best]);
+            part.expectedLoss[c][k - part.from] = loss;
+            part.probabilityBest[c][k - part.from] = Math.exp(lp[c][best]);
         }
         part.rows++;
     }

@@ -25,44 +25,71 @@ public final class SmoothedBernoulli {
 
     /** delta_SDP from ln delta(k), k = 0..n, and the ends of the Bernoulli set. */
     public static Result maximise(double[] logDeltaByCount, double pLo, double pHi) {
-        int n = logDeltaByCount.length - 1;
+        return maximise(new double[][] {logDeltaByCount}, pLo, pHi)[0];
+    }
+
+    /** delta_SDP of several profiles over the same n in one pass (the binomial laws are shared). */
+    public static Result[] maximise(double[][] profiles, double pLo, double pHi) {
         if (!(pLo >= 0 && pHi <= 1 && pLo <= pHi)) {
             throw new IllegalArgumentException("need 0 <= pLo <= pHi <= 1: " + pLo + ", " + pHi);
         }
-        double max = Double.NEGATIVE_INFINITY;
-        for (double v : logDeltaByCount) {
-            max = Math.max(max, v);
-        }
+        int n = profiles[0].length - 1;
+        int q = profiles.length;
         double bound = 4.0 * (n + 1) * 0x1p-53;
-        if (max == Double.NEGATIVE_INFINITY) {
-            return new Result(Double.NEGATIVE_INFINITY, 0, 0);
-        }
-        double[] g = new double[n + 1];
-        for (int s = 0; s <= n; s++) {
-            g[s] = Math.exp(logDeltaByCount[s] - max);
-        }
-        double best = -1;
-        int arg = 0;
-        double[] pmf = new double[n + 1];
-        // level m = 0 is n1 = n; level m holds g_m(s) for s = 0..n-m
-        for (int m = 0; m <= n; m++) {
-            if (m > 0) {
-                for (int s = 0; s <= n - m; s++) {
-                    g[s] = pLo * g[s + 1] + (1 - pLo) * g[s];
+        double[] max = new double[q];
+        double[][] g = new double[q][];
+        double[] best = new double[q];
+        int[] arg = new int[q];
+        boolean any = false;
+        for (int i = 0; i < q; i++) {
+            if (profiles[i].length != n + 1) {
+                throw new IllegalArgumentException("every profile needs n + 1 = " + (n + 1) + " values");
+            }
+            max[i] = Double.NEGATIVE_INFINITY;
+            for (double v : profiles[i]) {
+                max[i] = Math.max(max[i], v);
+            }
+            best[i] = -1;
+            if (max[i] > Double.NEGATIVE_INFINITY) {
+                any = true;
+                g[i] = new double[n + 1];
+                for (int s = 0; s <= n; s++) {
+                    g[i][s] = Math.exp(profiles[i][s] - max[i]);
                 }
             }
+        }
+        double[] pmf = new double[n + 1];
+        // level m = 0 is n1 = n; level m holds g_m(s) for s = 0..n-m
+        for (int m = 0; any && m <= n; m++) {
             int n1 = n - m;
             CountLaw hi = CountLaw.binomial(n1, pHi);
-            double f = 0;
             for (int a = 0; a <= n1; a++) {
                 pmf[a] = Math.exp(hi.logProbability(a));
-                f += pmf[a] * g[a];
             }
-            if (f > best) {
-                best = f;
-                arg = n1;
+            for (int i = 0; i < q; i++) {
+                double[] gi = g[i];
+                if (gi == null) {
+                    continue;
+                }
+                if (m > 0) {
+                    for (int s = 0; s <= n - m; s++) {
+                        gi[s] = pLo * gi[s + 1] + (1 - pLo) * gi[s];
+                    }
+                }
+                double f = 0;
+                for (int a = 0; a <= n1; a++) {
+                    f += pmf[a] * gi[a];
+                }
+                if (f > best[i]) {
+                    best[i] = f;
+                    arg[i] = n1;
+                }
             }
         }
-        return new Result(max + Math.log(best), arg, bound);
+        Result[] out = new Result[q];
+        for (int i = 0; i < q; i++) {
+            out[i] = g[i] == null ? new Result(Double.NEGATIVE_INFINITY, 0, 0) : new Result(max[i] + Math.log(best[i]), arg[i], bound);
+        }
+        return out;
     }
 }

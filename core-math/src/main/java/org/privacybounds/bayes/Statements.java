@@ -29,7 +29,7 @@ public final class Statements {
 
     /** The verdicts for one n; failures list the k where a statement fails. */
     public record Result(int n, boolean statementI, boolean statementIAsPrinted, List<Integer> printedFailures, boolean statementII,
-            boolean statementIII, double smallestRelativeGap, boolean certified, boolean enumerated) {
+            boolean statementIII, double smallestRelativeGap, boolean certified, boolean enumerated) implements java.io.Serializable {
     }
 
     public static Result check(int n) {
@@ -88,7 +88,7 @@ public final class Statements {
             two &= same(local[lo], local[hi]);
         }
         boolean certified = gap[0] > CERTIFIED_GAP;
-        return new Result(n, one, fails.isEmpty(), fails, two, three, gap[0], certified, enumerate);
+        return new Result(n, one, fails.isEmpty(), List.copyOf(fails), two, three, gap[0], certified, enumerate);
     }
 
     private static boolean less(double a, double b, double[] gap) {

@@ -47,6 +47,13 @@ public final class Plots {
         save(chart, png);
     }
 
+    /** A plot with linear axes (points with a non-finite y are left out of their line). */
+    public static void lines(Path png, String title, String xTitle, String yTitle, List<Series> series) {
+        XYChart chart = newChart(title, xTitle, yTitle);
+        addSeries(chart, series, Double::isFinite);
+        save(chart, png);
+    }
+
     /** A palette for many lines. */
     public static Color color(int i) {
         Color[] c = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
