@@ -67,23 +67,18 @@ with DAG(
     default_args=default_args,
     tags=["privacy-bounds", "spark"],
 ) as dag:
-    election_history = SparkSubmitOperator(
-        task_id="election_history",
-        application=JAR,
-        java_class=MAIN_CLASS,
-        application_args=ELECTION_HISTORY_ARGS,
-        conf=SPARK_CONF,
-        conn_id="spark_default",
-        name="privacy-bounds-election-history-{{ ds }}",
-        execution_timeout=timedelta(hours=1),
-    )
-    smoothed_sweep = SparkSubmitOperator(
-        task_id="smoothed_sweep",
-        application=JAR,
-        java_class=MAIN_CLASS,
-        application_args=SMOOTHED_SWEEP_ARGS,
-        conf=SPARK_CONF,
-        conn_id="spark_default",
-        name="privacy-bounds-smoothed-sweep-{{ ds }}",
-        execution_timeout=timedelta(hours=6),
-    )
+    def privacy_bounds_task(task_id, application_args, timeout):
+        """One privacy-bounds command under spark-submit, named after the task and the run date."""
+        return SparkSubmitOperator(
+            task_id=task_id,
+            application=JAR,
+            java_class=MAIN_CLASS,
+            application_args=application_args,
+            conf=SPARK_CONF,
+            conn_id="spark_default",
+            name="privacy-bounds-" + task_id.replace("_", "-") + "-{{ ds }}",
+            execution_timeout=timeout,
+        )
+
+    election_history = privacy_bounds_task("election_history", ELECTION_HISTORY_ARGS, timedelta(hours=1))
+    smoothed_sweep = privacy_bounds_task("smoothed_sweep", SMOOTHED_SWEEP_ARGS, timedelta(hours=6))

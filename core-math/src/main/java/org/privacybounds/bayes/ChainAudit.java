@@ -61,7 +61,6 @@ public final class ChainAudit {
         /** Per config and row of the range: E[-u] under P_k (the expected Hellinger distance) and P_k(best output). */
         public double[][] expectedLoss;
         public double[][] probabilityBest;
-        public long rows;
 
         Part(int from, int to, int configs, int[] lossCount) {
             this.from = from;
@@ -101,7 +100,6 @@ public final class ChainAudit {
                 expectedLoss[c] = concat(expectedLoss[c], next.expectedLoss[c]);
                 probabilityBest[c] = concat(probabilityBest[c], next.probabilityBest[c]);
             }
-            rows += next.rows;
             to = next.to;
             return this;
         }
@@ -110,6 +108,11 @@ public final class ChainAudit {
             double[] ab = Arrays.copyOf(a, a.length + b.length);
             System.arraycopy(b, 0, ab, a.length, b.length);
             return ab;
+        }
+
+        /** Number of rows (databases) the part covers. */
+        public int rows() {
+            return to - from;
         }
 
         /** Mean over the rows of the range of E[-u], summed in row order (the same for any split). */
@@ -233,7 +236,6 @@ public final class ChainAudit {
             part.expectedLoss[c][k - part.from] = loss;
             part.probabilityBest[c][k - part.from] = Math.exp(lp[c][best]);
         }
-        part.rows++;
     }
 
     private static void pair(Part part, int c, Config cfg, int k, double[] a, double[] b) {

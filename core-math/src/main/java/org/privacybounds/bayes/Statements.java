@@ -51,7 +51,7 @@ public final class Statements {
         for (int k = 0; k + 1 <= (n - 1) / 2; k++) {
             one &= less(d[k + 1], d[k], gap);
         }
-        for (int k = (n - 1 + 1) / 2; k + 1 <= n - 1; k++) {
+        for (int k = n / 2; k + 1 <= n - 1; k++) { // n / 2 = ceil((n-1)/2)
             one &= less(d[k], d[k + 1], gap);
         }
         // I as printed

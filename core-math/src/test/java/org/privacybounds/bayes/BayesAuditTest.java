@@ -286,9 +286,9 @@ class BayesAuditTest {
             assertArrayEquals(whole.pairLogDelta[c][1], merged.pairLogDelta[c][1]);
             assertEquals(whole.meanExpectedLoss(c), merged.meanExpectedLoss(c));
             assertArrayEquals(whole.maxExpectedLoss(c), merged.maxExpectedLoss(c));
-            assertEquals(whole.rows, merged.rows);
+            assertEquals(whole.rows(), merged.rows());
         }
-        assertEquals(302, merged.rows);
+        assertEquals(302, merged.rows());
         assertEquals(301, merged.pairLogDelta[0][1].length);
     }
 

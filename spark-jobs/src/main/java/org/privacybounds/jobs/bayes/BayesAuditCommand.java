@@ -11,8 +11,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -300,7 +298,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
                     out.writeString("statements.csv", Csv.table(List.of("n", "statementI", "statementIAsPrinted", "printedFailures", "statementII",
                             "statementIII", "smallestRelativeGap", "certified", "enumerated"), stCsv));
                 }
-                writeParquet(spark, out.resolve("rows.parquet"), csv);
+                out.writeParquet(spark, "rows.parquet", PARQUET_SCHEMA, csv);
                 plots(out, rows, eps);
                 Path p = out.commit();
                 err.println("bayes-audit: wrote " + p);
@@ -419,20 +417,14 @@ public final class BayesAuditCommand implements Callable<Integer> {
         return ln == Double.NEGATIVE_INFINITY ? null : LogMath.toLog10(ln);
     }
 
-    private static void writeParquet(SparkSession spark, Path dir, List<List<Object>> csv) {
-        List<Row> pq = new ArrayList<>();
-        for (List<Object> c : csv) {
-            pq.add(RowFactory.create(c.toArray()));
-        }
-        StructType schema = new StructType().add("mechanism", DataTypes.StringType).add("n", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
+    /** The columns of rows.csv as a Parquet schema. */
+    static final StructType PARQUET_SCHEMA = new StructType().add("mechanism", DataTypes.StringType).add("n", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
                 .add("maxLogRatio", DataTypes.DoubleType).add("realisedOverNominal", DataTypes.DoubleType).add("witnessK", DataTypes.LongType)
                 .add("witnessKNeighbor", DataTypes.LongType).add("witnessOutputJ", DataTypes.LongType).add("worstCaseDelta", DataTypes.DoubleType)
                 .add("log10WorstCaseDelta", DataTypes.DoubleType).add("isPureDP", DataTypes.BooleanType).add("smoothedDelta", DataTypes.DoubleType)
                 .add("log10SmoothedDelta", DataTypes.DoubleType).add("expectedHellinger", DataTypes.DoubleType)
                 .add("worstExpectedHellinger", DataTypes.DoubleType).add("worstExpectedHellingerK", DataTypes.LongType)
                 .add("probabilityTrue", DataTypes.DoubleType);
-        spark.createDataFrame(pq, schema).coalesce(1).write().parquet(dir.toUri().toString());
-    }
 
     private static void plots(OutputDir out, List<ObjectNode> rows, double[] eps) {
         List<Plots.Series> loss = new ArrayList<>();

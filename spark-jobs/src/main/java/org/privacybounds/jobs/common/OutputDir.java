@@ -7,9 +7,17 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,13 +34,11 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class OutputDir implements AutoCloseable {
     private final Path target;
     private final Path temp;
-    private final boolean overwrite;
     private final RunRecord record;
     private boolean committed;
 
-    private OutputDir(Path target, boolean overwrite, RunRecord record) {
+    private OutputDir(Path target, RunRecord record) {
         this.target = target.toAbsolutePath().normalize();
-        this.overwrite = overwrite;
         this.record = record;
         this.temp = this.target.resolveSibling("." + this.target.getFileName() + ".tmp-" + UUID.randomUUID());
     }
@@ -70,7 +76,7 @@ public final class OutputDir implements AutoCloseable {
 
     /** Checks the target (a finished run of the same parameters ends the command); unless {@code checkOnly}, opens the temporary folder. */
     static OutputDir open(Path target, boolean overwrite, RunRecord record, boolean json, boolean checkOnly) {
-        OutputDir d = new OutputDir(target, overwrite, record);
+        OutputDir d = new OutputDir(target, record);
         if (Files.exists(d.target) && !overwrite) {
             JsonNode m = finishedManifest(d.target);
             if (m != null && record.command().equals(m.path("command").asText()) && Json.write(record.parameters()).equals(Json.write(m.get("parameters")))) {
@@ -107,6 +113,25 @@ public final class OutputDir implements AutoCloseable {
     /** Where to write a file or a sub-folder of the result. */
     public Path resolve(String name) {
         return temp.resolve(name);
+    }
+
+    /**
+     * Writes table rows (in schema order) as one Parquet file in folder {@code name}; a
+     * non-finite double in a nullable column (e.g. log10 of 0) is written as null.
+     */
+    public void writeParquet(SparkSession spark, String name, StructType schema, List<List<Object>> rows) {
+        StructField[] fields = schema.fields();
+        List<Row> out = new ArrayList<>();
+        for (List<Object> r : rows) {
+            Object[] v = r.toArray();
+            for (int i = 0; i < v.length; i++) {
+                if (fields[i].nullable() && v[i] instanceof Double d && !Double.isFinite(d)) {
+                    v[i] = null;
+                }
+            }
+            out.add(RowFactory.create(v));
+        }
+        spark.createDataFrame(out, schema).coalesce(1).write().parquet(resolve(name).toUri().toString());
     }
 
     public void writeString(String name, String content) {
@@ -201,10 +226,5 @@ public final class OutputDir implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Whether an existing folder may be replaced (--overwrite). */
-    public boolean overwrite() {
-        return overwrite;
     }
 }

@@ -228,17 +228,7 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
                         .add("delta", DataTypes.DoubleType, false).add("log10Delta", DataTypes.DoubleType, true)
                         .add("utility", DataTypes.DoubleType, false).add("log10Utility", DataTypes.DoubleType, true)
                         .add("inverseN", DataTypes.DoubleType, false).add("relativeErrorBound", DataTypes.DoubleType, false);
-                List<Row> out1 = new ArrayList<>();
-                for (List<Object> c : csv) {
-                    Object[] v = c.toArray();
-                    for (int i : new int[] {5, 7}) {
-                        if (!Double.isFinite((Double) v[i])) {
-                            v[i] = null;
-                        }
-                    }
-                    out1.add(RowFactory.create(v));
-                }
-                spark.createDataFrame(out1, schema).coalesce(1).write().parquet(out.resolve("rows.parquet").toUri().toString());
+                out.writeParquet(spark, "rows.parquet", schema, csv);
                 plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
                 Path done = out.commit();
                 spec.commandLine().getErr().println("election-history: wrote " + done);

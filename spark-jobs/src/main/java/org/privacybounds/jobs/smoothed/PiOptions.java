@@ -56,6 +56,11 @@ public final class PiOptions {
             read(null);
             return;
         }
+        checkFile();
+    }
+
+    /** The input file exists and, for vote counts, two columns are named. */
+    private void checkFile() {
         String path = source.file != null ? source.file : source.votes;
         if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
             throw new UserInputException(source.file != null ? "--distributions-file" : "--distributions-from-votes", path, "no such file");
@@ -82,9 +87,7 @@ public final class PiOptions {
         }
         String path = source.file != null ? source.file : source.votes;
         String option = source.file != null ? "--distributions-file" : "--distributions-from-votes";
-        if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
-            throw new UserInputException(option, path, "no such file");
-        }
+        checkFile();
         Dataset<Row> df = spark.read().option("header", "true").option("mode", "FAILFAST").csv(path);
         List<String> cols = Arrays.asList(df.columns());
         boolean hasLabel = cols.contains(labelColumn);
@@ -106,9 +109,6 @@ public final class PiOptions {
             }
         } else {
             String[] vc = votesColumns.split(",");
-            if (vc.length != 2) {
-                throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns");
-            }
             for (String c : vc) {
                 if (!cols.contains(c.trim())) {
                     throw new UserInputException("--votes-columns", c.trim(), "is not a column of " + path + " (columns: " + String.join(", ", cols) + ")");

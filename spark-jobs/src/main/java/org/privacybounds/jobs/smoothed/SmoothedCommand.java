@@ -130,7 +130,7 @@ public final class SmoothedCommand implements Callable<Integer> {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("results.csv", Csv.table(SmoothedSweepCommand.CSV_HEADER, rows));
-                SmoothedSweepCommand.writeParquet(spark, out.resolve("results.parquet"), rows);
+                out.writeParquet(spark, "results.parquet", SmoothedSweepCommand.PARQUET_SCHEMA, rows);
                 out.commit();
             }
             return 0;

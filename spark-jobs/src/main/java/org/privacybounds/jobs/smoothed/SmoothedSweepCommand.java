@@ -12,8 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -192,7 +190,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                     csv.add(csvRowOf(r));
                 }
                 out.writeString("results.csv", Csv.table(CSV_HEADER, csv));
-                writeParquet(spark, out.resolve("results.parquet"), csv);
+                out.writeParquet(spark, "results.parquet", PARQUET_SCHEMA, csv);
                 plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
                 out.commit();
                 OutputDir.deleteTree(work);
@@ -205,19 +203,12 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         }
     }
 
-    /** The CSV rows as Parquet (one file), with the same columns. */
-    static void writeParquet(SparkSession spark, Path dir, List<List<Object>> csv) {
-        List<Row> pq = new ArrayList<>();
-        for (List<Object> c : csv) {
-            pq.add(RowFactory.create(c.toArray()));
-        }
-        StructType schema = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
+    /** The columns of results.csv as a Parquet schema. */
+    static final StructType PARQUET_SCHEMA = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
                 .add("delta", DataTypes.DoubleType).add("log10Delta", DataTypes.DoubleType).add("argmaxAssignment", DataTypes.StringType)
                 .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
                 .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
                 .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
-        spark.createDataFrame(pq, schema).coalesce(1).write().parquet(dir.toUri().toString());
-    }
 
     /** The work folder of an unfinished run: kept if its parameters match, else started afresh. */
     private static Path workDir(Path out, ObjectNode params, PrintWriter err) throws IOException {
