@@ -1,0 +1,73 @@
+package org.privacybounds.quantized;
+
+import org.apache.commons.statistics.distribution.TDistribution;
+import org.privacybounds.validation.BadInputException;
+
+/**
+ * The mean of Monte Carlo values known to lie in [0, R], with two confidence intervals:
+ * <ul>
+ *   <li>{@code student-t}: mean +- t_{N-1} s / sqrt N, the usual interval (what the paper's 99 %
+ *   bands are); asymptotically exact, but it can undercover when a few rare databases carry
+ *   most of the mean;</li>
+ *   <li>{@code empirical-bernstein}: Maurer and Pontil (2009), Theorem 4, each side at level
+ *   alpha/2: mean +- (sqrt(2 V ln(4/alpha) / N) + 7 R ln(4/alpha) / (3 (N - 1))), valid for every
+ *   N and every law on [0, R]. Its second term is the price of not knowing that no rare database
+ *   has delta near R: it does not shrink below about 7 R ln(4/alpha) / (3N).</li>
+ * </ul>
+ * Both are clipped to [0, R]. Values are summed in the order given, so a caller that orders
+ * them by trial gets the same digits for any partitioning.
+ */
+public record MonteCarloMean(int trials, double mean, double stdError, double confidence, double range,
+        double studentLow, double studentHigh, double bernsteinLow, double bernsteinHigh, double max) {
+
+    /** Names of the intervals, as written in outputs. */
+    public static final String STUDENT = "student-t";
+    public static final String BERNSTEIN = "empirical-bernstein";
+
+    /** Summarises values in [0, range] at the given two-sided confidence (e.g. 0.99). */
+    public static MonteCarloMean of(double[] values, double range, double confidence) {
+        int n = values.length;
+        if (n < 2) {
+            throw new BadInputException("--trials", n, "need at least 2 trials for a confidence interval");
+        }
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new BadInputException("--confidence", confidence, "must be in (0, 1)");
+        }
+        double s = 0;
+        double c = 0; // Kahan compensation
+        double max = 0;
+        for (double v : values) {
+            if (!(v >= 0 && v <= range * (1 + 1e-12))) {
+                throw new IllegalArgumentException("value " + v + " outside [0, " + range + "]");
+            }
+            double y = v - c;
+            double t = s + y;
+            c = (t - s) - y;
+            s = t;
+            max = Math.max(max, v);
+        }
+        double mean = s / n;
+        double ss = 0;
+        for (double v : values) {
+            ss += (v - mean) * (v - mean);
+        }
+        double var = ss / (n - 1);
+        double se = Math.sqrt(var / n);
+        double alpha = 1 - confidence;
+        double tq = TDistribution.of(n - 1).inverseSurvivalProbability(alpha / 2);
+        double log4a = Math.log(4 / alpha);
+        double eb = Math.sqrt(2 * var * log4a / n) + 7 * range * log4a / (3.0 * (n - 1));
+        return new MonteCarloMean(n, mean, se, confidence, range,
+                clip(mean - tq * se, range), clip(mean + tq * se, range),
+                clip(mean - eb, range), clip(mean + eb, range), max);
+    }
+
+    private static double clip(double v, double range) {
+        return Math.max(0, Math.min(range, v));
+    }
+
+    /** The interval named {@code method}: {low, high}. */
+    public double[] interval(String method) {
+        return BERNSTEIN.equals(method) ? new double[] {bernsteinLow, bernsteinHigh} : new double[] {studentLow, studentHigh};
+    }
+}
