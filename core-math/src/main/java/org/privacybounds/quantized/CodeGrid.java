@@ -8,7 +8,7 @@ import org.privacybounds.validation.BadInputException;
  * interval {@code ((c - 1)/2^b, c/2^b]}. For b = 8 that is -127..128, the paper's grid value
  * (i - 128)/256 being the left end of cell i = c + 127.
  */
-public record CodeGrid(int bits) {
+public record CodeGrid(int bits) implements java.io.Serializable {
     /** Largest supported word size. */
     public static final int MAX_BITS = 16;
 

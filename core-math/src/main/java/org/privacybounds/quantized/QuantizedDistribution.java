@@ -21,7 +21,8 @@ import org.privacybounds.validation.BadInputException;
  * paper does not say how its Laplace L_8bit(mu, sigma^2) is parameterised (spec G19); the default
  * reads sigma^2 as the variance (scale sigma/sqrt 2), {@code laplace-scale:mu:b} takes the scale.
  */
-public final class QuantizedDistribution {
+public final class QuantizedDistribution implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** The untruncated family. */
     public enum Family {
         GAUSSIAN, LAPLACE

@@ -227,4 +227,24 @@ public final class OutputDir implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * The hidden work folder {@code .DIR.work} beside an output folder, where a long command keeps
+     * what it finished so that a rerun resumes: kept when its parameters match, else started
+     * afresh (the caller deletes it after the commit).
+     */
+    public static Path workDir(Path out, com.fasterxml.jackson.databind.node.ObjectNode params, java.io.PrintWriter err, String command)
+            throws IOException {
+        Path abs = out.toAbsolutePath().normalize();
+        Path work = abs.resolveSibling("." + abs.getFileName() + ".work");
+        Path p = work.resolve("parameters.json");
+        String want = Json.write(params);
+        if (Files.exists(p) && !Files.readString(p).equals(want)) {
+            err.println(command + ": an unfinished run with other parameters was in " + work + "; starting afresh");
+            deleteTree(work);
+        }
+        Files.createDirectories(work);
+        Files.writeString(p, want);
+        return work;
+    }
 }

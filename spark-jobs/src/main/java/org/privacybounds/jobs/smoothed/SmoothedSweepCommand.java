@@ -115,7 +115,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             pi.echo(params);
             params.set("epsilon", Json.MAPPER.valueToTree(eps));
             params.put("compose", compose);
-            Path work = common.out == null ? null : workDir(common.out, params, spec.commandLine().getErr());
+            Path work = common.out == null ? null : OutputDir.workDir(common.out, params, spec.commandLine().getErr(), "smoothed-sweep");
             List<ObjectNode> rows = new ArrayList<>();
             long start = System.nanoTime();
             int resumed = 0;
@@ -209,22 +209,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
                 .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
                 .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
-
-    /** The work folder of an unfinished run: kept if its parameters match, else started afresh. */
-    private static Path workDir(Path out, ObjectNode params, PrintWriter err) throws IOException {
-        Path abs = out.toAbsolutePath().normalize();
-        Path work = abs.resolveSibling("." + abs.getFileName() + ".work");
-        Path p = work.resolve("parameters.json");
-        String want = Json.write(params);
-        if (Files.exists(p) && !Files.readString(p).equals(want)) {
-            err.println("smoothed-sweep: an unfinished run with other parameters was in " + work + "; starting afresh");
-            OutputDir.deleteTree(work);
-        }
-        Files.createDirectories(work);
-        Files.writeString(p, want);
-        return work;
-    }
-
 
     static double[] epsilons(String spec) {
         List<Double> list = Ranges.doubles("--epsilon", spec);

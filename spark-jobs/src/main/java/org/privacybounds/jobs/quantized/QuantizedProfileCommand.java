@@ -1,0 +1,210 @@
+package org.privacybounds.jobs.quantized;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.quantized.CodeGrid;
+import org.privacybounds.quantized.SamplingAverageMechanism;
+import org.privacybounds.smoothed.ProfileValue;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code quantized-profile}: the exact delta_eps(x) of one given database of quantized gradient codes. */
+@Command(name = "quantized-profile", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_eps(x) of one SGD step on a given database of b-bit gradient codes (integers c = ceil(g * 2^b) in",
+                "-2^(b-1)+1..2^(b-1)): exact, certified, maximised over every neighbour (every code present changed to every",
+                "code), with the worst neighbour; beside it the paper's heuristic neighbours (smallest code to the grid maximum,",
+                "largest to the grid minimum) and, with --histogram, the same delta when the step releases the batch's code",
+                "histogram (an upper bound for any function of the batch, the mean included: Propositions 4 and 6)."},
+        footer = {"", "Examples:",
+                "  privacy-bounds quantized-profile --codes -3,0,0,1,5,7,7,12,-20 --batch-size 3 --epsilon 0.5,1,2",
+                "  privacy-bounds quantized-profile --codes-file batch.csv --codes-column code --epsilon 1 --histogram --json"})
+public final class QuantizedProfileCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--codes", paramLabel = "c1,c2,...", description = "The database: one integer code per record.")
+    String codes;
+
+    @Option(names = "--codes-file", paramLabel = "CSV", description = "The database as a CSV file with a header, one record per row.")
+    Path codesFile;
+
+    @Option(names = "--codes-column", paramLabel = "NAME", description = "The column of --codes-file holding the codes (default: the first).")
+    String codesColumn;
+
+    @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
+    String epsilon;
+
+    @Mixin
+    QuantizedOptions mechanism;
+
+    @Option(names = "--histogram", description = "Also compute delta when the batch's code histogram is released (slower: every neighbour of a 2^b-category histogram).")
+    boolean histogram;
+
+    @Override
+    public Integer call() {
+        if ((codes == null) == (codesFile == null)) {
+            throw new UserInputException("--codes", codes == null ? "(none)" : codes, "give exactly one of --codes and --codes-file");
+        }
+        if (codesFile != null && !Files.isRegularFile(codesFile)) {
+            throw new UserInputException("--codes-file", codesFile, "must be an existing CSV file");
+        }
+        double[] eps = QuantizedSgdCommand.epsilons(epsilon);
+        mechanism.check();
+        CodeGrid grid = mechanism.grid();
+        int[] records = codes != null ? parseCodes(codes) : null;
+        if (records != null) {
+            grid.histogram("--codes", records);
+            mechanism.sampleSize(records.length);
+        }
+        OutputDir out = OutputDir.begin(spec, common);
+        try {
+            if (records == null) {
+                records = readCodes(SparkSessions.get(common, "quantized-profile"), codesFile, codesColumn);
+                grid.histogram("--codes-file", records);
+            }
+            int n = records.length;
+            int t = mechanism.sampleSize(n);
+            int[] h = grid.histogram(codes != null ? "--codes" : "--codes-file", records);
+            SamplingAverageMechanism m = new SamplingAverageMechanism(grid, t, mechanism.rounding());
+            SamplingAverageMechanism.Value[] v = m.profile(h, eps, mechanism.neighborSet());
+            SamplingHistogramMechanism shm = histogram ? SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t) : null;
+            ObjectNode root = Json.object();
+            root.put("command", "quantized-profile");
+            ObjectNode p = root.putObject("parameters");
+            if (codes != null) {
+                p.put("codes", codes);
+            } else {
+                p.put("codesFile", codesFile.toString());
+                p.put("codesColumn", codesColumn);
+            }
+            p.set("epsilon", Json.MAPPER.valueToTree(eps));
+            mechanism.echo(p);
+            p.put("histogram", histogram);
+            root.put("n", n);
+            root.put("T", t);
+            root.put("distinctCodes", Arrays.stream(h).filter(c -> c > 0).count());
+            root.put("minCode", Arrays.stream(records).min().getAsInt());
+            root.put("maxCode", Arrays.stream(records).max().getAsInt());
+            root.put("dpDeltaBound", m.dpDeltaBound(n));
+            ArrayNode results = root.putArray("results");
+            List<List<Object>> rows = new ArrayList<>();
+            for (SamplingAverageMechanism.Value x : v) {
+                ObjectNode r = results.addObject();
+                r.put("epsilon", x.epsilon());
+                Json.putLogPair(r, "delta", "log10Delta", x.logDelta());
+                ObjectNode w = r.putObject("worstNeighbor");
+                w.put("from", x.worstFrom());
+                w.put("to", x.worstTo());
+                w.put("direction", x.direction().label());
+                r.put("heuristicDelta", x.heuristicDelta());
+                Json.put(r, "log10HeuristicDelta", Math.log10(x.heuristicDelta()));
+                ObjectNode hn = r.putObject("heuristicNeighbor");
+                hn.put("from", x.heuristicFrom());
+                hn.put("to", x.heuristicTo());
+                r.put("heuristicTight", x.heuristicTight());
+                r.put("absoluteErrorBound", x.absoluteError());
+                r.put("relativeErrorBound", x.relativeError());
+                r.put("method", "exact sum over every output, laws of every leave-one-out database by divide and conquer; certified");
+                Double hd = null;
+                if (shm != null) {
+                    ProfileValue pv = shm.profile(h, x.epsilon());
+                    hd = pv.delta();
+                    Json.putLogPair(r, "histogramDelta", "log10HistogramDelta", pv.logDelta());
+                }
+                rows.add(Arrays.asList(x.epsilon(), x.delta(), Math.log10(x.delta()), x.worstFrom() + "->" + x.worstTo() + " " + x.direction().label(),
+                        x.heuristicDelta(), x.heuristicTight(), hd, x.relativeError()));
+            }
+            root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
+                        n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
+                        mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n));
+                o.printf("%-10s %-14s %-11s %-22s %-14s %-8s %-14s %s%n", "epsilon", "delta", "log10", "worst neighbour", "heuristic", "tight",
+                        "histogram", "relErr");
+                for (List<Object> r : rows) {
+                    o.printf(Locale.ROOT, "%-10.4g %-14.6e %-11.4f %-22s %-14.6e %-8s %-14s %.1e%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(4),
+                            r.get(5), r.get(6) == null ? "-" : String.format(Locale.ROOT, "%.6e", (Double) r.get(6)), r.get(7));
+                }
+            }
+            o.flush();
+            if (out != null) {
+                OutputDir.mark(out, "compute");
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("results.csv", Csv.table(List.of("epsilon", "delta", "log10Delta", "worstNeighbor", "heuristicDelta", "heuristicTight",
+                        "histogramDelta", "relativeErrorBound"), rows));
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    static int[] parseCodes(String text) {
+        String[] parts = text.split(",");
+        int[] r = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                r[i] = Integer.parseInt(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserInputException("--codes", parts[i].trim(), "every code must be an integer");
+            }
+        }
+        return r;
+    }
+
+    private static int[] readCodes(SparkSession spark, Path file, String column) {
+        Dataset<Row> df = spark.read().option("header", true).csv(file.toString());
+        String col = column != null ? column : df.columns().length > 0 ? df.columns()[0] : null;
+        if (col == null || !Arrays.asList(df.columns()).contains(col)) {
+            throw new UserInputException("--codes-column", column, "must be a column of " + file + " (" + String.join(", ", df.columns()) + ")");
+        }
+        List<Row> rows = df.select(col).collectAsList();
+        if (rows.isEmpty()) {
+            throw new UserInputException("--codes-file", file, "has no records");
+        }
+        int[] r = new int[rows.size()];
+        for (int i = 0; i < r.length; i++) {
+            String s = rows.get(i).isNullAt(0) ? "" : rows.get(i).getString(0).trim();
+            try {
+                r[i] = Integer.parseInt(s);
+            } catch (NumberFormatException e) {
+                throw new UserInputException("--codes-file", file + " row " + (i + 2) + " value '" + s + "'", "every code must be an integer");
+            }
+        }
+        return r;
+    }
+}
