@@ -172,11 +172,20 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             List<ObjectNode> summaries = new ArrayList<>();
             long start = System.nanoTime();
             int resumed = 0;
+            // ETA: the cost of one database grows about as n^1.5 (bench/results/quantized-scaling.csv)
+            double[] weight = new double[ns.size()];
+            double remaining = 0;
+            for (int i = 0; i < ns.size(); i++) {
+                weight[i] = Math.pow(ns.get(i), 1.5) * assignments((int) (long) ns.get(i), pi.length).size();
+                remaining += weight[i];
+            }
+            double doneWeight = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
                 Path done = work == null ? null : work.resolve("n=" + n + ".json");
                 ArrayNode forN;
-                if (done != null && Files.exists(done)) {
+                boolean computedNow = !(done != null && Files.exists(done));
+                if (!computedNow) {
                     forN = (ArrayNode) Json.MAPPER.readTree(Files.readString(done));
                     resumed++;
                 } else {
@@ -192,10 +201,13 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                 }
                 forN.forEach(r -> summaries.add((ObjectNode) r));
                 double elapsed = (System.nanoTime() - start) / 1e9;
-                int computed = i + 1 - resumed;
-                double perN = computed == 0 ? 0 : elapsed / computed;
+                remaining -= weight[i];
+                if (computedNow) {
+                    doneWeight += weight[i];
+                }
+                double eta = doneWeight == 0 ? 0 : elapsed / doneWeight * remaining;
                 err.printf(Locale.ROOT, "quantized-sgd: %d/%d n = %d done (%d resumed), %d databases, elapsed %.0f s, ETA %.0f s%n",
-                        i + 1, ns.size(), n, resumed, trials * assignments(n, pi.length).size(), elapsed, perN * (ns.size() - i - 1));
+                        i + 1, ns.size(), n, resumed, trials * assignments(n, pi.length).size(), elapsed, eta);
                 err.flush();
             }
             ObjectNode root = Json.object();
@@ -473,7 +485,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             double[] x = pts.stream().mapToDouble(p -> p[0]).toArray();
             java.awt.Color col = Plots.color(e);
             series.add(new Plots.Series("mean delta(x), eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[1]).toArray(), false, col));
-            series.add(new Plots.Series("interval, eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[2]).toArray(), true, col));
+            series.add(new Plots.Series("lower limit, eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[2]).toArray(), true, col));
             series.add(new Plots.Series("upper limit (smoothed bound), eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[3]).toArray(), true, col));
         }
         List<double[]> ref = new ArrayList<>();
