@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
                 "for each n, databases are drawn from each assignment of the vertex distributions (n_1 records from the first, ...),",
                 "trials spread over the executors with one seed per trial split from --seed (same digits for any partitioning);",
                 "each database's delta_eps(x) is exact over every neighbour (or the paper's two) and certified. Per eps: mean over",
-                "databases, standard error and a 99 % interval (Student t, and the distribution-free empirical Bernstein);",
+                "databases, standard error and a 99 %% interval (Student t, and the distribution-free empirical Bernstein);",
                 "the smoothed bound is the largest upper limit over the assignments (--ci picks which interval). --steps k adds",
                 "Proposition 5's composition (k eps, k delta). Progress per n with ETA; with --out a rerun resumes finished n.",
                 "Writes CSV, JSON, Parquet and a PNG like Figure 2 (right)."},
