@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import org.apache.commons.numbers.gamma.ErfDifference;
 import org.apache.commons.numbers.gamma.Erfcx;
 import org.privacybounds.numeric.LogMath;
+import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
 
 /**
@@ -50,7 +51,11 @@ public final class QuantizedDistribution implements java.io.Serializable {
             int c = grid.min() + i;
             logMass[i] = logMass(grid.lower(c), grid.upper(c));
         }
-        double logZ = logSum(logMass);
+        LogSumExp z = new LogSumExp();
+        for (double v : logMass) {
+            z.add(v);
+        }
+        double logZ = z.log();
         logPmf = new double[k];
         cumulative = new double[k];
         double acc = 0;
@@ -206,18 +211,6 @@ public final class QuantizedDistribution implements java.io.Serializable {
     /** log(erfc(x)/2) for x > 0, without underflow. */
     private static double logHalfErfc(double x) {
         return Math.log(Erfcx.value(x)) - x * x - LogMath.LN2;
-    }
-
-    private static double logSum(double[] v) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (double x : v) {
-            max = Math.max(max, x);
-        }
-        double s = 0;
-        for (double x : v) {
-            s += Math.exp(x - max);
-        }
-        return max + Math.log(s);
     }
 
     @Override

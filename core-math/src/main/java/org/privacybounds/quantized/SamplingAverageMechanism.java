@@ -2,6 +2,7 @@ package org.privacybounds.quantized;
 
 import org.privacybounds.smoothed.Direction;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Require;
 
 /**
  * One step of SGD on b-bit quantized scalar gradients without added noise (seed 000 Section 6,
@@ -13,13 +14,16 @@ import org.privacybounds.validation.BadInputException;
  * <p>Per code a, with y = x minus one record of code a and theta = T/n (spec section F):
  * {@code P_x(s) = (1 - theta) Pr[S_y^(T) = s] + theta Pr[S_y^(T-1) = s - a]}, and the neighbour
  * x' = y + {b} has the same form with b in place of a. The two laws of y come from
- * {@link LeaveOneOut}; each neighbour then costs one pass over the T-1 level and one over the
- * outputs. Hockey-stick sums run over positive terms only.
+ * {@link LeaveOneOut}; per code a the T-1 level is summed over every window of outputs once, so
+ * each neighbour costs one pass over the outputs, for all eps together (each output's likelihood
+ * ratio is bucketed against the sorted thresholds e^eps).
  *
  * <p>Certificate: every probability is a sum of products of non-negative numbers, with relative
- * error at most {@code (2n + 2L + 16) u} (L the length of a level, u = 2^-53); the error of a
- * hockey-stick sum is at most that times the mass {@code sum (P + e^eps P')} of its positive
- * terms; the reported bound is the largest such error over all neighbour pairs.
+ * error at most {@code (2n + 2L + 3T + 16) u} (L the length of a level, u = 2^-53); the error of a
+ * hockey-stick value is at most twice that times the mass {@code sum (P + e^eps P')} of its
+ * positive (or within-tolerance) terms, which also covers forming it as a difference of those two
+ * sums; the reported bound is the larger of the maximiser's error and the gap to the largest
+ * certified upper value of any other pair.
  */
 public final class SamplingAverageMechanism {
     private static final double U = 0x1p-53;
@@ -36,17 +40,12 @@ public final class SamplingAverageMechanism {
     private final int[] blockLen; // the number of code sums of each output
 
     public SamplingAverageMechanism(CodeGrid grid, int sampleSize, OutputRounding rounding) {
-        if (sampleSize < 1) {
-            throw new BadInputException("--batch-size", sampleSize, "must be >= 1");
-        }
+        checkBatchSize(grid, sampleSize);
         this.grid = grid;
         this.sampleSize = sampleSize;
         this.rounding = rounding;
         long sMin = (long) sampleSize * grid.min();
         long sMax = (long) sampleSize * grid.max();
-        if (sMax - sMin + 1 > 50_000_000L) {
-            throw new BadInputException("--batch-size", sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
-        }
         this.outMin = rounding.output(sMin, sampleSize);
         this.outputs = (int) (rounding.output(sMax, sampleSize) - outMin + 1);
         this.outputOf = new int[(int) (sMax - sMin + 1)];
@@ -118,6 +117,25 @@ public final class SamplingAverageMechanism {
             }
             n += c;
         }
+        checkSizes(grid, sampleSize, n);
+        return (int) n;
+    }
+
+    private static void checkBatchSize(CodeGrid grid, int sampleSize) {
+        if (sampleSize < 1) {
+            throw new BadInputException("--batch-size", sampleSize, "must be >= 1");
+        }
+        if ((long) sampleSize * (grid.size() - 1) + 1 > 50_000_000L) {
+            throw new BadInputException("--batch-size", sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
+        }
+    }
+
+    /**
+     * Whether databases of n records and batches of T fit the exact method (without building the
+     * mechanism's tables): 1 <= T <= n <= 1e6, C(n, T) < e^640, T = n only up to n = 900.
+     */
+    public static void checkSizes(CodeGrid grid, int sampleSize, long n) {
+        checkBatchSize(grid, sampleSize);
         if (n < 1 || n > 1_000_000) {
             throw new BadInputException("n", n, "the database must have 1..1000000 records");
         }
@@ -131,7 +149,6 @@ public final class SamplingAverageMechanism {
         if (sampleSize == n && n > 900) {
             throw new BadInputException("--batch-size", sampleSize, "T = n is supported up to n = 900");
         }
-        return (int) n;
     }
 
     /**
@@ -192,9 +209,7 @@ public final class SamplingAverageMechanism {
         int k = eps.length;
         Integer[] order = new Integer[k];
         for (int e = 0; e < k; e++) {
-            if (!(eps[e] >= 0) || Double.isInfinite(eps[e])) {
-                throw new BadInputException("--epsilon", eps[e], "every eps must be a finite number >= 0");
-            }
+            Require.finiteNonNegative("--epsilon", eps[e]);
             order[e] = e;
         }
         java.util.Arrays.sort(order, (x, y) -> Double.compare(eps[x], eps[y]));

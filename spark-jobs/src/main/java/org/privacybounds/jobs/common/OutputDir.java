@@ -247,4 +247,23 @@ public final class OutputDir implements AutoCloseable {
         Files.writeString(p, want);
         return work;
     }
+
+    /** The rows of a stage finished by an earlier run and kept in the work folder, or null (none, or no work folder). */
+    public static com.fasterxml.jackson.databind.node.ArrayNode finishedStage(Path work, String name) throws IOException {
+        Path done = work == null ? null : work.resolve(name + ".json");
+        if (done == null || !Files.exists(done)) {
+            return null;
+        }
+        return (com.fasterxml.jackson.databind.node.ArrayNode) Json.MAPPER.readTree(Files.readString(done));
+    }
+
+    /** Keeps the rows of a finished stage in the work folder, atomically (nothing without a work folder). */
+    public static void keepStage(Path work, String name, com.fasterxml.jackson.databind.node.ArrayNode rows) throws IOException {
+        if (work == null) {
+            return;
+        }
+        Path tmp = work.resolve("." + name + ".json.tmp");
+        Files.writeString(tmp, Json.write(rows), StandardCharsets.UTF_8);
+        Files.move(tmp, work.resolve(name + ".json"), StandardCopyOption.ATOMIC_MOVE);
+    }
 }

@@ -71,4 +71,17 @@ public final class Ranges {
         }
         return out;
     }
+
+    /** A list of privacy parameters eps: every value a finite number >= 0. */
+    public static double[] epsilons(String option, String spec) {
+        List<Double> list = doubles(option, spec);
+        double[] eps = new double[list.size()];
+        for (int i = 0; i < eps.length; i++) {
+            eps[i] = list.get(i);
+            if (!(eps[i] >= 0) || Double.isInfinite(eps[i])) {
+                throw new UserInputException(option, eps[i], "every eps must be a finite number >= 0");
+            }
+        }
+        return eps;
+    }
 }

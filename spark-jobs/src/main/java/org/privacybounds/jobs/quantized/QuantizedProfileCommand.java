@@ -16,6 +16,7 @@ import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.quantized.CodeGrid;
@@ -76,7 +77,7 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
         if (codesFile != null && !Files.isRegularFile(codesFile)) {
             throw new UserInputException("--codes-file", codesFile, "must be an existing CSV file");
         }
-        double[] eps = QuantizedSgdCommand.epsilons(epsilon);
+        double[] eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
         CodeGrid grid = mechanism.grid();
         int[] records = codes != null ? parseCodes(codes) : null;

@@ -2,10 +2,7 @@ package org.privacybounds.jobs.quantized;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -118,7 +115,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                 throw new UserInputException("--n", v, "every n must be in [1, 100000]");
             }
         }
-        double[] eps = epsilons(epsilon);
+        double[] eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
         QuantizedDistribution[] pi = QuantizedOptions.distributions(distributions, preset, mechanism.bits);
         if (trials < 2) {
@@ -141,7 +138,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         SamplingAverageMechanism.Neighbors neighborSet = mechanism.neighborSet();
         for (long v : ns) {
             int t = mechanism.sampleSize(v);
-            new SamplingAverageMechanism(grid, t, rounding).checkHistogram(singleCodeHistogram(grid, (int) v)); // size limits, before any work
+            SamplingAverageMechanism.checkSizes(grid, t, v); // size limits, before any work
             assignments((int) v, pi.length); // syntax and feasibility
         }
         OutputDir out = OutputDir.begin(spec, common);
@@ -182,22 +179,16 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             double doneWeight = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
-                Path done = work == null ? null : work.resolve("n=" + n + ".json");
-                ArrayNode forN;
-                boolean computedNow = !(done != null && Files.exists(done));
+                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n);
+                boolean computedNow = forN == null;
                 if (!computedNow) {
-                    forN = (ArrayNode) Json.MAPPER.readTree(Files.readString(done));
                     resumed++;
                 } else {
                     long t0 = System.nanoTime();
                     forN = runN(jsc, n, pi, grid, rounding, neighborSet, eps, parts);
                     double secs = (System.nanoTime() - t0) / 1e9;
                     forN.forEach(r -> ((ObjectNode) r).put("seconds", secs));
-                    if (done != null) {
-                        Path tmp = work.resolve(".n=" + n + ".json.tmp");
-                        Files.writeString(tmp, Json.write(forN), StandardCharsets.UTF_8);
-                        Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
-                    }
+                    OutputDir.keepStage(work, "n=" + n, forN);
                 }
                 forN.forEach(r -> summaries.add((ObjectNode) r));
                 double elapsed = (System.nanoTime() - start) / 1e9;
@@ -424,24 +415,6 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
 
     static String label(int[] assignment) {
         return String.join("+", Arrays.stream(assignment).mapToObj(Integer::toString).toList());
-    }
-
-    private static int[] singleCodeHistogram(CodeGrid grid, int n) {
-        int[] h = new int[grid.size()];
-        h[0] = n;
-        return h;
-    }
-
-    static double[] epsilons(String text) {
-        List<Double> list = Ranges.doubles("--epsilon", text);
-        double[] eps = new double[list.size()];
-        for (int i = 0; i < eps.length; i++) {
-            eps[i] = list.get(i);
-            if (!(eps[i] >= 0) || Double.isInfinite(eps[i])) {
-                throw new UserInputException("--epsilon", eps[i], "every eps must be a finite number >= 0");
-            }
-        }
-        return eps;
     }
 
     static final StructType ROW_SCHEMA = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType)

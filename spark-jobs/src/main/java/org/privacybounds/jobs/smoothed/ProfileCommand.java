@@ -63,12 +63,7 @@ public final class ProfileCommand implements Callable<Integer> {
     public Integer call() {
         int[] h = Counts.parse("--counts", counts);
         long n = Arrays.stream(h).asLongStream().sum();
-        List<Double> eps = Ranges.doubles("--epsilon", epsilon);
-        for (double e : eps) {
-            if (!(e >= 0) || Double.isInfinite(e)) {
-                throw new UserInputException("--epsilon", e, "every eps must be a finite number >= 0");
-            }
-        }
+        List<Double> eps = Arrays.stream(Ranges.epsilons("--epsilon", epsilon)).boxed().toList();
         int t = mechanism.sampleSize(n);
         boolean noisy = mechanism.noisy();
         double f = minProbability != null ? minProbability : Arrays.stream(h).min().getAsInt() / (double) n;

@@ -11,6 +11,7 @@ import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
@@ -71,7 +72,7 @@ public final class SmoothedCommand implements Callable<Integer> {
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
-        double[] eps = SmoothedSweepCommand.epsilons(epsilon);
+        double[] eps = Ranges.epsilons("--epsilon", epsilon);
         if (mechanism.noisy()) {
             throw new UserInputException("--noise", "exponential", "smoothed supports --noise none");
         }

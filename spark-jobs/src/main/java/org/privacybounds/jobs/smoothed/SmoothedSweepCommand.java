@@ -2,11 +2,7 @@ package org.privacybounds.jobs.smoothed;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -94,7 +90,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
-        double[] eps = epsilons(epsilon);
+        double[] eps = Ranges.epsilons("--epsilon", epsilon);
         if (mechanism.noisy()) {
             throw new UserInputException("--noise", "exponential", "smoothed-sweep supports --noise none");
         }
@@ -121,10 +117,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             int resumed = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
-                Path done = work == null ? null : work.resolve("n=" + n + ".json");
-                ArrayNode forN;
-                if (done != null && Files.exists(done)) {
-                    forN = (ArrayNode) Json.MAPPER.readTree(Files.readString(done));
+                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n);
+                if (forN != null) {
                     resumed++;
                 } else {
                     int t = mechanism.sampleSize(n);
@@ -144,11 +138,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                         fill(r, v, n, logDp, compose);
                         r.put("seconds", (System.nanoTime() - t0) / 1e9);
                     }
-                    if (done != null) {
-                        Path tmp = work.resolve(".n=" + n + ".json.tmp");
-                        Files.writeString(tmp, Json.write(forN), StandardCharsets.UTF_8);
-                        Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
-                    }
+                    OutputDir.keepStage(work, "n=" + n, forN);
                 }
                 forN.forEach(r -> rows.add((ObjectNode) r));
                 double elapsed = (System.nanoTime() - start) / 1e9;
@@ -209,18 +199,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
                 .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
                 .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
-
-    static double[] epsilons(String spec) {
-        List<Double> list = Ranges.doubles("--epsilon", spec);
-        double[] eps = new double[list.size()];
-        for (int i = 0; i < eps.length; i++) {
-            eps[i] = list.get(i);
-            if (!(eps[i] >= 0) || Double.isInfinite(eps[i])) {
-                throw new UserInputException("--epsilon", eps[i], "every eps must be a finite number >= 0");
-            }
-        }
-        return eps;
-    }
 
     /** The JSON fields of one result. */
     static void fill(ObjectNode r, SmoothedValue v, int n, double logDp, int compose) {
