@@ -39,4 +39,19 @@ public final class Require {
         }
         return (int) value;
     }
+
+    public static double positiveFinite(String name, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new BadInputException(name, value, "must be a finite number > 0");
+        }
+        return value;
+    }
+
+    /** A Renyi order: alpha > 1, or +infinity (pure Pufferfish/DP). */
+    public static double renyiOrder(String name, double value) {
+        if (!(value > 1)) {
+            throw new BadInputException(name, value, "must be > 1 (a Renyi order; inf for pure privacy)");
+        }
+        return value;
+    }
 }
