@@ -1,0 +1,375 @@
+package org.privacybounds.jobs.pufferfish;
+
+import java.io.PrintWriter;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
+import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
+import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
+import org.privacybounds.pufferfish.pabi.Pabi;
+import org.privacybounds.validation.BadInputException;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code pabi}: privacy amplification by iteration of noisy gradient descent on correlated data, for a grid of settings. */
+@Command(name = "pabi", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Renyi Pufferfish loss eps(T) of noisy projected gradient descent after T steps when the secret is one data point",
+                "(X_i = a vs X_i = b, ||a - b|| = --secret-distance) and the other points are correlated with it (Theorem 5.2 and",
+                "Proposition 6.4 of the Renyi Pufferfish paper): step t moves the iterate by at most",
+                "s_t = eta min(2L, C |rho_t| ||a - b||), rho_t = Cov(X_t, X_i)/Var(X_i), and Gaussian noise N(0, sigma^2) is added.",
+                "The shift budgets a_t: per-step (a_t = s_t), average (Proposition F.2; needs non-increasing prefix averages) or",
+                "minorant (greatest convex minorant of the prefix sums: always valid, optimal for Gaussian noise).",
+                "Every list option spans a grid; the settings are spread over Spark executors. dpEpsilon (independent data) and",
+                "groupEpsilon (fully correlated data) are the same bound with rho = 0 and rho = 1.",
+                "Figures 5 and 6 of Appendix F.5.4: --figure 5 / --figure 6."},
+        footer = {"", "Examples:",
+                "  privacy-bounds pabi --steps 1:1:100 --correlation const:0.2 --correlation inv --alpha 2 --sigma 1 --step-size 1",
+                "  privacy-bounds pabi --steps 10,100,1000 --correlation file:cov.csv --strategy minorant,per-step --json",
+                "  privacy-bounds pabi --figure 5 --out out/figure5"})
+public final class PabiCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--steps", paramLabel = "T|a:step:b", description = "Numbers of iterations T (integers >= 1; lists and ranges).")
+    String steps;
+
+    @Option(names = "--correlation", paramLabel = "PROFILE",
+            description = "const:RHO (rho_t = RHO for t != i), inv (1/t), invsq (1/t^2), file:CSV (covariance matrix of X_1..X_n, Proposition 6.4). Repeat for several.")
+    List<String> correlations;
+
+    @Option(names = "--alpha", paramLabel = "LIST", defaultValue = "2", description = "Renyi orders > 1 (default: ${DEFAULT-VALUE}).")
+    String alpha;
+
+    @Option(names = "--lipschitz", paramLabel = "LIST", defaultValue = "1", description = "L: the loss is L-Lipschitz in w (default: ${DEFAULT-VALUE}).")
+    String lipschitz;
+
+    @Option(names = "--sigma", paramLabel = "LIST", defaultValue = "1", description = "Standard deviation of the Gaussian noise added to the iterate (default: ${DEFAULT-VALUE}).")
+    String sigma;
+
+    @Option(names = "--step-size", paramLabel = "LIST", defaultValue = "1", description = "eta, at most 2/beta for a beta-smooth loss (default: ${DEFAULT-VALUE}).")
+    String stepSize;
+
+    @Option(names = "--data-lipschitz", paramLabel = "LIST", defaultValue = "1",
+            description = "C = sup_v C_v: ||grad f(w, x1) - grad f(w, x2)|| <= C ||x1 - x2|| (default: ${DEFAULT-VALUE}).")
+    String dataLipschitz;
+
+    @Option(names = "--secret-distance", paramLabel = "LIST", defaultValue = "1", description = "||a - b|| of the two secret values (default: ${DEFAULT-VALUE}).")
+    String secretDistance;
+
+    @Option(names = "--strategy", paramLabel = "LIST", defaultValue = "average", description = "per-step, average, minorant (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--secret-index", paramLabel = "I", defaultValue = "1", description = "The step whose data point is the secret, 1-based (default: ${DEFAULT-VALUE}).")
+    int secretIndex;
+
+    @Option(names = "--figure", paramLabel = "5|6", description = "Appendix F.5.4: Figure 5 (rho = 0, 0.1, 0.2, 0.8, 1) or 6 (rho = 0, 0.1, 1/t, 1/t^2), T = 1..100, all constants 1, alpha 2.")
+    Integer figure;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for the settings (default: 2 x the default parallelism).")
+    int partitions;
+
+    /** One point of the grid. */
+    record Point(int index, String correlationLabel, Correlation correlation, Setting setting, Pabi.Strategy strategy) implements Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    @Override
+    public Integer call() {
+        if (figure != null) {
+            if (figure != 5 && figure != 6) {
+                throw new UserInputException("--figure", figure, "allowed: 5 or 6");
+            }
+            if (steps == null) {
+                steps = "1:1:100";
+            }
+            if (correlations == null) {
+                correlations = figure == 5 ? List.of("const:0", "const:0.1", "const:0.2", "const:0.8", "const:1") : List.of("const:0", "const:0.1", "inv", "invsq");
+            }
+        }
+        if (steps == null) {
+            throw new UserInputException("--steps", "(none)", "give the numbers of iterations, e.g. 100 or 1:1:100 (or --figure 5|6)");
+        }
+        if (correlations == null || correlations.isEmpty()) {
+            throw new UserInputException("--correlation", "(none)", "give at least one of const:RHO, inv, invsq, file:CSV");
+        }
+        List<Long> ts = Ranges.longs("--steps", steps);
+        long maxT = 0;
+        for (long t : ts) {
+            if (t < 1 || t > 10_000_000) {
+                throw new UserInputException("--steps", t, "every T must be in 1..10000000");
+            }
+            maxT = Math.max(maxT, t);
+        }
+        if (secretIndex < 1 || secretIndex > maxT) {
+            throw new UserInputException("--secret-index", secretIndex, "must be in 1..max T = " + maxT);
+        }
+        if (partitions < 0) {
+            throw new UserInputException("--partitions", partitions, "must be >= 0");
+        }
+        List<Pabi.Strategy> strategies = new ArrayList<>();
+        for (String s : strategy.split(",")) {
+            strategies.add(Pabi.Strategy.parse("--strategy", s));
+        }
+        List<Double> alphas = Ranges.doubles("--alpha", alpha);
+        List<Double> ls = Ranges.doubles("--lipschitz", lipschitz);
+        List<Double> sigmas = Ranges.doubles("--sigma", sigma);
+        List<Double> etas = Ranges.doubles("--step-size", stepSize);
+        List<Double> cs = Ranges.doubles("--data-lipschitz", dataLipschitz);
+        List<Double> ds = Ranges.doubles("--secret-distance", secretDistance);
+        List<String> corrTexts = new ArrayList<>();
+        for (String c : correlations) {
+            corrTexts.addAll(c.startsWith("file:") ? List.of(c) : Arrays.asList(c.split(",")));
+        }
+        // validate everything that needs no file before starting Spark
+        List<Setting> settings = new ArrayList<>();
+        for (double a : alphas) {
+            for (double l : ls) {
+                for (double sg : sigmas) {
+                    for (double e : etas) {
+                        for (double c : cs) {
+                            for (double d : ds) {
+                                settings.add(new Setting(l, c, sg, e, a, d));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        long gridSize = (long) settings.size() * corrTexts.size() * strategies.size();
+        if (gridSize * ts.size() > 20_000_000L) {
+            throw new UserInputException("--steps", ts.size() + " values x " + gridSize + " settings", "at most 20,000,000 rows per run; split the grid");
+        }
+        List<Correlation> parsed = new ArrayList<>();
+        for (String c : corrTexts) {
+            parsed.add(c.startsWith("file:") ? null : Correlation.parse("--correlation", c));
+        }
+        OutputDir out = OutputDir.begin(spec, common);
+        try {
+            SparkSession spark = SparkSessions.get(common, "pabi");
+            for (int k = 0; k < corrTexts.size(); k++) {
+                if (parsed.get(k) == null) {
+                    parsed.set(k, readCovariance(spark, corrTexts.get(k)));
+                }
+                parsed.get(k).rho((int) maxT, secretIndex);
+            }
+            List<Point> points = new ArrayList<>();
+            for (int k = 0; k < corrTexts.size(); k++) {
+                for (Setting s : settings) {
+                    for (Pabi.Strategy st : strategies) {
+                        points.add(new Point(points.size(), corrTexts.get(k), parsed.get(k), s, st));
+                    }
+                }
+            }
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int parts = Math.max(1, Math.min(points.size(), partitions > 0 ? partitions : 2 * jsc.defaultParallelism()));
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "pabi: %d settings x %d values of T (max %d) on %d partitions%n", points.size(), ts.size(), maxT, parts);
+            err.flush();
+            long start = System.nanoTime();
+            int maxSteps = (int) maxT;
+            int secret = secretIndex;
+            long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
+            List<double[][]> curves = jsc.parallelize(points, parts).map(p -> evaluate(p, maxSteps, secret, wanted)).collect();
+            err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+            err.flush();
+            ObjectNode root = Json.object();
+            root.put("command", "pabi");
+            ObjectNode par = root.putObject("parameters");
+            par.put("steps", steps);
+            par.set("correlation", Json.MAPPER.valueToTree(corrTexts));
+            par.put("alpha", alpha);
+            par.put("lipschitz", lipschitz);
+            par.put("sigma", sigma);
+            par.put("stepSize", stepSize);
+            par.put("dataLipschitz", dataLipschitz);
+            par.put("secretDistance", secretDistance);
+            par.put("strategy", strategy);
+            par.put("secretIndex", secretIndex);
+            if (figure != null) {
+                par.put("figure", figure);
+            }
+            root.put("settings", points.size());
+            root.put("method", "closed form: Theorem 5.2 with Gaussian R_alpha(z) = alpha z^2 / (2 sigma^2), exact in double precision");
+            root.put("units", "epsilon in nats (Renyi divergence of order alpha); T in iterations");
+            ArrayNode rows = root.putArray("rows");
+            List<List<Object>> table = new ArrayList<>();
+            for (int k = 0; k < points.size(); k++) {
+                Point p = points.get(k);
+                double[][] c = curves.get(k);
+                for (int j = 0; j < wanted.length; j++) {
+                    ObjectNode r = rows.addObject();
+                    r.put("T", wanted[j]);
+                    Json.put(r, "epsilon", c[0][j]);
+                    r.put("strategy", p.strategy().label());
+                    Json.put(r, "dpEpsilon", c[1][j]);
+                    Json.put(r, "groupEpsilon", c[2][j]);
+                    r.put("correlation", p.correlationLabel());
+                    Setting s = p.setting();
+                    r.put("alpha", s.alpha());
+                    r.put("sigma", s.sigma());
+                    r.put("stepSize", s.stepSize());
+                    r.put("lipschitz", s.lipschitz());
+                    r.put("dataLipschitz", s.dataLipschitz());
+                    r.put("secretDistance", s.secretDistance());
+                    if (c[3][0] != 0) {
+                        r.put("referenceStrategy", "minorant (the average budget is not valid for the reference profiles)");
+                    }
+                    table.add(Arrays.asList(p.index(), p.correlationLabel(), p.strategy().label(), s.alpha(), s.sigma(), s.stepSize(), s.lipschitz(),
+                            s.dataLipschitz(), s.secretDistance(), wanted[j], c[0][j], c[1][j], c[2][j]));
+                }
+            }
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf("%-5s %-16s %-9s %-6s %-6s %-6s %-8s %-14s %-14s %s%n", "set", "correlation", "strategy", "alpha", "sigma", "eta", "T", "epsilon",
+                        "DP", "group DP");
+                int shown = 0;
+                for (List<Object> r : table) {
+                    if (shown++ == 200) {
+                        o.printf("... %d more rows (use --json or --out)%n", table.size() - 200);
+                        break;
+                    }
+                    o.printf(Locale.ROOT, "%-5d %-16s %-9s %-6.3g %-6.3g %-6.3g %-8d %-14.6g %-14.6g %.6g%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(4),
+                            r.get(5), r.get(9), r.get(10), r.get(11), r.get(12));
+                }
+            }
+            o.flush();
+            if (out != null) {
+                OutputDir.mark(out, "compute");
+                List<String> header = List.of("setting", "correlation", "strategy", "alpha", "sigma", "step_size", "lipschitz", "data_lipschitz",
+                        "secret_distance", "T", "epsilon", "dp_epsilon", "group_epsilon");
+                out.writeString("rows.csv", Csv.table(header, table));
+                StructType schema = new StructType().add("setting", DataTypes.IntegerType, false).add("correlation", DataTypes.StringType, false)
+                        .add("strategy", DataTypes.StringType, false).add("alpha", DataTypes.DoubleType, false).add("sigma", DataTypes.DoubleType, false)
+                        .add("step_size", DataTypes.DoubleType, false).add("lipschitz", DataTypes.DoubleType, false)
+                        .add("data_lipschitz", DataTypes.DoubleType, false).add("secret_distance", DataTypes.DoubleType, false)
+                        .add("T", DataTypes.LongType, false).add("epsilon", DataTypes.DoubleType, true).add("dp_epsilon", DataTypes.DoubleType, true)
+                        .add("group_epsilon", DataTypes.DoubleType, true);
+                out.writeParquet(spark, "rows.parquet", schema, table);
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                plot(out.resolve(figure != null ? "figure" + figure + ".png" : "pabi.png"), points, curves, wanted);
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    /** [0] eps at each wanted T; [1] with rho = 0 (DP); [2] with rho = 1 (group DP); [3][0] = 1 if the references fell back to minorant. */
+    static double[][] evaluate(Point p, int maxSteps, int secretIndex, long[] wanted) {
+        double[] curve = p.setting().curve(p.correlation().rho(maxSteps, secretIndex), p.strategy());
+        double[] dp;
+        double[] group;
+        boolean fallback = false;
+        try {
+            dp = p.setting().curve(new NoisyGradientDescent.Constant(0).rho(maxSteps, secretIndex), p.strategy());
+            group = p.setting().curve(new NoisyGradientDescent.Constant(1).rho(maxSteps, secretIndex), p.strategy());
+        } catch (BadInputException e) {
+            dp = p.setting().curve(new NoisyGradientDescent.Constant(0).rho(maxSteps, secretIndex), Pabi.Strategy.MINORANT);
+            group = p.setting().curve(new NoisyGradientDescent.Constant(1).rho(maxSteps, secretIndex), Pabi.Strategy.MINORANT);
+            fallback = true;
+        }
+        double[][] r = new double[4][wanted.length];
+        for (int j = 0; j < wanted.length; j++) {
+            int t = (int) wanted[j] - 1;
+            r[0][j] = curve[t];
+            r[1][j] = dp[t];
+            r[2][j] = group[t];
+        }
+        r[3][0] = fallback ? 1 : 0;
+        return r;
+    }
+
+    private static Correlation readCovariance(SparkSession spark, String text) {
+        Path file = Path.of(text.substring(5));
+        if (!Files.isRegularFile(file)) {
+            throw new UserInputException("--correlation", text, "file:CSV needs an existing CSV file holding a covariance matrix");
+        }
+        List<Row> rows = spark.read().option("header", false).csv(file.toString()).collectAsList();
+        List<double[]> m = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            double[] v = new double[r.size()];
+            boolean numeric = true;
+            for (int j = 0; j < r.size(); j++) {
+                try {
+                    v[j] = Double.parseDouble(r.isNullAt(j) ? "" : r.getString(j).trim());
+                } catch (NumberFormatException e) {
+                    if (i == 0) {
+                        numeric = false;
+                        break;
+                    }
+                    throw new UserInputException("--correlation", text + " row " + (i + 1) + " column " + (j + 1) + " '" + r.get(j) + "'",
+                            "every entry of the covariance must be a number");
+                }
+            }
+            if (numeric) {
+                m.add(v);
+            }
+        }
+        if (m.isEmpty()) {
+            throw new UserInputException("--correlation", text, "the covariance file has no numeric rows");
+        }
+        return new NoisyGradientDescent.Matrix(text, m.toArray(new double[0][]));
+    }
+
+    private void plot(Path png, List<Point> points, List<double[][]> curves, long[] wanted) {
+        if (wanted.length < 2) {
+            return;
+        }
+        double[] x = new double[wanted.length];
+        for (int j = 0; j < x.length; j++) {
+            x[j] = wanted[j];
+        }
+        List<Plots.Series> series = new ArrayList<>();
+        int shown = Math.min(points.size(), 12);
+        for (int k = 0; k < shown; k++) {
+            Point p = points.get(k);
+            String name = p.correlationLabel() + (points.size() > corrCount(points) ? " " + p.strategy().label() + " sigma=" + p.setting().sigma() : "");
+            series.add(new Plots.Series(name, x, curves.get(k)[0], false, Plots.color(k)));
+        }
+        series.add(new Plots.Series("DP (rho = 0)", x, curves.get(0)[1], true, java.awt.Color.GRAY));
+        series.add(new Plots.Series("group DP (rho = 1)", x, curves.get(0)[2], true, java.awt.Color.BLACK));
+        String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha 2, L = sigma = eta = C = ||a-b|| = 1)"
+                : "PABI bound of noisy gradient descent" + (points.size() > shown ? " (first " + shown + " of " + points.size() + " settings)" : "");
+        Plots.semilogY(png, title, "iterations T", "Renyi epsilon (nats)", series);
+    }
+
+    private static long corrCount(List<Point> points) {
+        return points.stream().map(Point::correlationLabel).distinct().count();
+    }
+}

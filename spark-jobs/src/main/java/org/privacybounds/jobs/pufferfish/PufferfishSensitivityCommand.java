@@ -1,0 +1,424 @@
+package org.privacybounds.jobs.pufferfish;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.pufferfish.Conversions;
+import org.privacybounds.pufferfish.DiscreteLaw;
+import org.privacybounds.pufferfish.Mechanisms;
+import org.privacybounds.pufferfish.Noise;
+import org.privacybounds.pufferfish.Sensitivities;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code pufferfish-sensitivity}: Wasserstein sensitivities of a released attribute against secrets on another, from a CSV file. */
+@Command(name = "pufferfish-sensitivity", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Renyi Pufferfish privacy of releasing one record's value (column X, through an optional --query) when the",
+                "secret is that record's value of column S, under the empirical prior of the file (the paper's attribute-inference",
+                "setting, Table 1). The conditional laws P(f(X) | S = s) come from a distributed groupBy(S, X).count(); every pair of",
+                "secret values is compared by exact couplings in integer arithmetic: Delta_G = max W_inf (General Wasserstein",
+                "Mechanism), Delta_G,2 = max W_2 (Cauchy mechanism), optionally Delta_G,delta (approximate mechanism). Then the",
+                "epsilon of Gaussian, Laplace and Cauchy releases at a noise scale, or the scale for a target epsilon.",
+                "Table 1 of the paper: --table1 (reads the three UCI files in datasets/)."},
+        footer = {"", "Examples:",
+                "  privacy-bounds pufferfish-sensitivity --data datasets/uci_student_mat.csv --value-column G3 --secret-column paid --scale 8",
+                "  privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
+                "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
+                "  privacy-bounds pufferfish-sensitivity --table1 --out out/table1"})
+public final class PufferfishSensitivityCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--data", paramLabel = "CSV", description = "A CSV file with a header row.")
+    Path data;
+
+    @Option(names = "--value-column", paramLabel = "X", description = "The released attribute.")
+    String valueColumn;
+
+    @Option(names = "--secret-column", paramLabel = "S", description = "The secret attribute: every pair of its values is a discriminative pair.")
+    String secretColumn;
+
+    @Option(names = "--query", paramLabel = "Q", defaultValue = "identity",
+            description = "f applied to X: identity (X must be numeric), indicator:LEVEL (1 if X = LEVEL else 0), map:LEVEL=NUMBER,... (default: ${DEFAULT-VALUE}).")
+    String query;
+
+    @Option(names = "--secrets", paramLabel = "s1,s2,...", split = ",", description = "Only these secret values (default: every value present); each must have rows.")
+    List<String> secrets;
+
+    @Option(names = "--drop-non-numeric", description = "Skip rows whose value is not numeric (or not covered by --query) instead of stopping.")
+    boolean dropNonNumeric;
+
+    @Option(names = "--range", paramLabel = "LO:HI", description = "The domain of f(X), whose width is the DP sensitivity (default: the observed min:max).")
+    String range;
+
+    @Option(names = "--alpha", paramLabel = "A", defaultValue = "2", description = "Renyi order > 1, or inf for pure Pufferfish privacy (default: ${DEFAULT-VALUE}).")
+    String alphaText;
+
+    @Option(names = "--noise", paramLabel = "LIST", defaultValue = "gaussian,laplace,cauchy", split = ",",
+            description = "Noise families to report: gaussian, laplace, cauchy, cauchy:K (default: ${DEFAULT-VALUE}).")
+    List<String> noises;
+
+    @Option(names = "--scale", paramLabel = "S", description = "Noise scale (Gaussian sd, Laplace b, Cauchy scale): report epsilon. Exclusive with --target-epsilon.")
+    Double scale;
+
+    @Option(names = "--target-epsilon", paramLabel = "E", description = "Report the smallest noise scale reaching this epsilon (default 1 when --scale is not given).")
+    Double targetEpsilon;
+
+    @Option(names = "--approx-delta", paramLabel = "D", description = "Also the approximate mechanism (GAWM): Delta_G,delta and its epsilon, delta in (0,1).")
+    Double approxDelta;
+
+    @Option(names = "--pp-delta", paramLabel = "D", defaultValue = "1e-5", description = "delta of the (eps, delta)-PP conversion of each release (Proposition 2.2; default: ${DEFAULT-VALUE}).")
+    double ppDelta;
+
+    @Option(names = "--table1", description = "Reproduce Table 1: Student (G3 by paid), Heart (age by num), Adult (income by race) from --datasets.")
+    boolean table1;
+
+    @Option(names = "--datasets", paramLabel = "DIR", defaultValue = "datasets", description = "Folder of the UCI files for --table1 (default: ${DEFAULT-VALUE}).")
+    Path datasets;
+
+    @Override
+    public Integer call() throws Exception {
+        double alpha = parseAlpha(alphaText);
+        if (scale != null && targetEpsilon != null) {
+            throw new UserInputException("--scale", scale, "give either --scale or --target-epsilon, not both");
+        }
+        if (scale != null && !(scale > 0 && Double.isFinite(scale))) {
+            throw new UserInputException("--scale", scale, "must be a finite number > 0");
+        }
+        if (targetEpsilon != null && !(targetEpsilon > 0 && Double.isFinite(targetEpsilon))) {
+            throw new UserInputException("--target-epsilon", targetEpsilon, "must be a finite number > 0");
+        }
+        if (approxDelta != null && !(approxDelta > 0 && approxDelta < 1)) {
+            throw new UserInputException("--approx-delta", approxDelta, "must be in the open interval (0, 1)");
+        }
+        if (!(ppDelta > 0 && ppDelta < 1)) {
+            throw new UserInputException("--pp-delta", ppDelta, "must be in the open interval (0, 1)");
+        }
+        List<Noise> families = new ArrayList<>();
+        for (String n : noises) {
+            families.add(Noise.of(n, 1));
+        }
+        double[] declared = range == null ? null : parseRange(range);
+        if (table1) {
+            return Table1.run(this);
+        }
+        if (data == null || valueColumn == null || secretColumn == null) {
+            throw new UserInputException("--data", data, "give --data, --value-column and --secret-column (or --table1)");
+        }
+        OutputDir out = OutputDir.begin(spec, common);
+        try {
+            SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
+            ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
+            OutputDir.mark(out, "read");
+            ObjectNode root = analyse(laws, alpha, families, declared);
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                printText(o, root);
+            }
+            o.flush();
+            if (out != null) {
+                write(out, spark, root, laws);
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    /** Sensitivities and releases of one file as the JSON of the contract. */
+    ObjectNode analyse(ConditionalLaws.Result laws, double alpha, List<Noise> families, double[] declared) {
+        Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, approxDelta == null ? Double.NaN : approxDelta);
+        double observedLo = Double.POSITIVE_INFINITY;
+        double observedHi = Double.NEGATIVE_INFINITY;
+        for (DiscreteLaw l : laws.laws().values()) {
+            observedLo = Math.min(observedLo, l.min());
+            observedHi = Math.max(observedHi, l.max());
+        }
+        if (declared != null && (observedLo < declared[0] || observedHi > declared[1])) {
+            throw new UserInputException("--range", range, "must contain every observed value (" + observedLo + ".." + observedHi + ")");
+        }
+        double rangeWidth = declared != null ? declared[1] - declared[0] : r.range();
+        ObjectNode root = Json.object();
+        root.put("command", "pufferfish-sensitivity");
+        ObjectNode p = root.putObject("parameters");
+        p.put("data", data == null ? null : data.toString());
+        p.put("valueColumn", valueColumn);
+        p.put("secretColumn", secretColumn);
+        p.put("query", query);
+        p.set("secrets", secrets == null ? null : Json.MAPPER.valueToTree(secrets));
+        p.put("range", range);
+        p.put("alpha", alphaText);
+        p.set("noise", Json.MAPPER.valueToTree(noises));
+        if (scale != null) {
+            p.put("scale", scale);
+        } else {
+            p.put("targetEpsilon", targetEpsilon());
+        }
+        if (approxDelta != null) {
+            p.put("approxDelta", approxDelta);
+        }
+        p.put("ppDelta", ppDelta);
+        p.put("dropNonNumeric", dropNonNumeric);
+        root.put("rows", laws.rows());
+        root.put("rowsWithoutSecret", laws.rowsWithoutSecret());
+        root.put("rowsDropped", dropNonNumeric ? laws.droppedValues() : 0);
+        ArrayNode groups = root.putArray("secretGroups");
+        laws.laws().forEach((k, v) -> groups.addObject().put("secret", k).put("rows", v.total()).put("distinctValues", v.size()).put("mean", v.mean()));
+        ObjectNode s = root.putObject("sensitivities");
+        s.put("range", rangeWidth);
+        s.put("rangeSource", declared != null ? "declared --range" : "observed min..max");
+        s.put("wInf", r.wInfinity());
+        s.set("wInfPair", Json.MAPPER.valueToTree(List.of(r.wInfinityPair().s(), r.wInfinityPair().t())));
+        s.put("w2", r.wP());
+        s.set("w2Pair", Json.MAPPER.valueToTree(List.of(r.wPPair().s(), r.wPPair().t())));
+        if (approxDelta != null) {
+            s.put("wInfNear", r.nearRadius());
+            s.set("wInfNearPair", Json.MAPPER.valueToTree(List.of(r.nearRadiusPair().s(), r.nearRadiusPair().t())));
+        }
+        s.put("method", "exact: quantile coupling of the integer counts (W_inf, W_2 in exact decimals)"
+                + (approxDelta != null ? "; Delta_G,delta by greedy maximal near mass and binary search over the pair distances" : ""));
+        ArrayNode pairs = root.putArray("pairs");
+        for (Sensitivities.PairValue v : r.pairs()) {
+            ObjectNode n = pairs.addObject().put("s", v.s()).put("t", v.t()).put("wInf", v.wInfinity()).put("w2", v.wP());
+            if (approxDelta != null) {
+                n.put("wInfNear", v.nearRadius());
+            }
+        }
+        ArrayNode releases = root.putArray("releases");
+        ArrayNode alternatives = root.putArray("alternatives");
+        for (Noise family : families) {
+            List<Release> options = new ArrayList<>();
+            options.add(gwm(family, r.wInfinity(), alpha));
+            options.add(dagwm(family, laws.laws(), r.wP(), alpha));
+            if (approxDelta != null) {
+                options.add(gawm(family, r.nearRadius(), alpha));
+            }
+            // the paper's pairing (Table 1): GWM for Gaussian and Laplace, the W_2 (distribution-aware) mechanism for Cauchy
+            Release primary = family instanceof Noise.Cauchy && alpha < Double.POSITIVE_INFINITY ? options.get(1) : options.get(0);
+            releases.add(primary.json(family, alpha, ppDelta));
+            for (Release x : options) {
+                if (x != primary) {
+                    alternatives.add(x.json(family, alpha, ppDelta));
+                }
+            }
+            if (family instanceof Noise.Cauchy c && c.k() == 2 && alpha == 2) {
+                ObjectNode paper = alternatives.addObject();
+                double sc = primary.scale;
+                paper.put("noise", family.family()).put("mechanism", "Cor. 4.1 (paper form)").put("scale", sc).put("alpha", alpha);
+                Json.put(paper, "epsilon", Mechanisms.cauchyCorollary41(r.wP(), (Noise.Cauchy) family.withScale(sc), 1, 2, 1, true));
+                paper.put("sensitivity", r.wP());
+                paper.put("method", "log(1 + W_2^2 / scale^2): the printed bound, valid but looser than the exact log(1 + W_2^2 / (2 scale^2))");
+            }
+        }
+        root.put("units", "sensitivities in the units of f(X); epsilon in nats; scale: Gaussian standard deviation, Laplace b, Cauchy scale");
+        return root;
+    }
+
+    /** One mechanism at the given scale, or calibrated to the target epsilon. */
+    private record Release(String mechanism, double sensitivity, double scale, double epsilon, String method) {
+        ObjectNode json(Noise family, double alpha, double ppDelta) {
+            ObjectNode o = Json.object();
+            o.put("noise", family.family());
+            o.put("mechanism", mechanism);
+            Json.put(o, "scale", scale);
+            Json.put(o, "alpha", alpha);
+            if (alpha == Double.POSITIVE_INFINITY) {
+                o.put("alpha", "inf");
+            }
+            Json.put(o, "epsilon", epsilon);
+            o.put("sensitivity", sensitivity);
+            if (alpha < Double.POSITIVE_INFINITY && Double.isFinite(epsilon)) {
+                Conversions.Pp pp = mechanism.startsWith("GAWM") ? Conversions.fromApproximateRenyi(alpha, epsilon, ppDelta)
+                        : Conversions.fromRenyi(alpha, epsilon, ppDelta);
+                o.put("ppEpsilon", pp.epsilon());
+                o.put("ppDelta", pp.delta());
+            }
+            o.put("method", method);
+            return o;
+        }
+    }
+
+    private Release gwm(Noise family, double deltaG, double alpha) {
+        String how = family.renyiExact() ? "closed form R_alpha(noise, Delta_G)" : "Lemma D.1 upper bound (corrected)";
+        if (deltaG == 0) {
+            return new Release("GWM", 0, scale != null ? scale : Double.NaN, 0, "Delta_G = 0: every conditional law is the same; no noise needed");
+        }
+        if (scale != null) {
+            return new Release("GWM", deltaG, scale, Mechanisms.gwm(family.withScale(scale), deltaG, alpha), how);
+        }
+        if (family instanceof Noise.Gaussian && alpha == Double.POSITIVE_INFINITY) {
+            return new Release("GWM", deltaG, Double.NaN, Double.POSITIVE_INFINITY, "Gaussian noise gives no pure Pufferfish privacy");
+        }
+        double s = Mechanisms.gwmScale(family, deltaG, alpha, targetEpsilon());
+        return new Release("GWM", deltaG, s, Mechanisms.gwm(family.withScale(s), deltaG, alpha), how + "; scale calibrated to the target");
+    }
+
+    private Release dagwm(Noise family, Map<String, DiscreteLaw> laws, double w2, double alpha) {
+        if (alpha == Double.POSITIVE_INFINITY) {
+            return new Release("DAGWM (q=1)", w2, Double.NaN, Double.NaN, "not defined at alpha = inf (its limit is the GWM value)");
+        }
+        String how = "log E[phi(X - Y)] / (alpha - 1) over the exact quantile coupling (Theorem 4.5, q = 1), maximised over pairs"
+                + (family.renyiExact() ? "" : "; Lemma D.1 upper bound");
+        java.util.function.DoubleUnaryOperator eps = s -> Mechanisms.dagwm(org.privacybounds.pufferfish.Sensitivities.logDistributionAware(laws,
+                family.withScale(s), 1, alpha), 1, alpha);
+        if (scale != null) {
+            return new Release("DAGWM (q=1)", w2, scale, eps.applyAsDouble(scale), how);
+        }
+        if (w2 == 0) {
+            return new Release("DAGWM (q=1)", 0, Double.NaN, 0, "every conditional law is the same; no noise needed");
+        }
+        double s = Mechanisms.calibrate(eps, targetEpsilon(), w2);
+        return new Release("DAGWM (q=1)", w2, s, eps.applyAsDouble(s), how + "; scale calibrated by bisection");
+    }
+
+    private Release gawm(Noise family, double near, double alpha) {
+        String how = "R_alpha(noise, Delta_G,delta) + alpha/(alpha-1) log(1/(1-delta)) (Theorem 4.3), (alpha, eps, delta)-approximate RPP";
+        java.util.function.DoubleUnaryOperator eps = s -> Mechanisms.gawm(family.withScale(s), near, alpha, approxDelta);
+        if (scale != null) {
+            return new Release("GAWM (delta=" + approxDelta + ")", near, scale, eps.applyAsDouble(scale), how);
+        }
+        if ((family instanceof Noise.Gaussian && alpha == Double.POSITIVE_INFINITY && near > 0) || eps.applyAsDouble(1e300) > targetEpsilon()) {
+            return new Release("GAWM (delta=" + approxDelta + ")", near, Double.NaN, Double.NaN, "the target is below the approximation's own cost");
+        }
+        double s = near == 0 ? Double.NaN : Mechanisms.calibrate(eps, targetEpsilon(), near);
+        return new Release("GAWM (delta=" + approxDelta + ")", near, s, near == 0 ? eps.applyAsDouble(1) : eps.applyAsDouble(s), how);
+    }
+
+    double targetEpsilon() {
+        return targetEpsilon != null ? targetEpsilon : scale == null ? 1.0 : Double.NaN;
+    }
+
+    private void printText(PrintWriter o, ObjectNode root) {
+        ObjectNode s = (ObjectNode) root.get("sensitivities");
+        o.printf(Locale.ROOT, "pufferfish-sensitivity: %s, value %s (query %s), secret %s: %d rows, %d secret values%n",
+                data.getFileName(), valueColumn, query, secretColumn, root.get("rows").asLong(), root.get("secretGroups").size());
+        for (var g : root.get("secretGroups")) {
+            o.printf(Locale.ROOT, "  %-22s %7d rows  mean %.4f%n", g.get("secret").asText(), g.get("rows").asLong(), g.get("mean").asDouble());
+        }
+        o.printf(Locale.ROOT, "Delta (DP, %s) = %.6g%n", s.get("rangeSource").asText(), s.get("range").asDouble());
+        o.printf(Locale.ROOT, "Delta_G   = max W_inf = %.6g  (pair %s)%n", s.get("wInf").asDouble(), s.get("wInfPair"));
+        o.printf(Locale.ROOT, "Delta_G,2 = max W_2   = %.6f  (pair %s)%n", s.get("w2").asDouble(), s.get("w2Pair"));
+        if (s.has("wInfNear")) {
+            o.printf(Locale.ROOT, "Delta_G,delta         = %.6g  (delta %s, pair %s)%n", s.get("wInfNear").asDouble(), approxDelta, s.get("wInfNearPair"));
+        }
+        o.printf("%-9s %-22s %-14s %-8s %-14s %s%n", "noise", "mechanism", "scale", "alpha", "epsilon", "PP epsilon (delta " + ppDelta + ")");
+        for (String key : new String[] {"releases", "alternatives"}) {
+            for (var r : root.get(key)) {
+                o.printf(Locale.ROOT, "%-9s %-22s %-14s %-8s %-14s %s%n", r.get("noise").asText(), r.get("mechanism").asText(),
+                        num(r.get("scale")), r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "-");
+            }
+        }
+    }
+
+    private static String num(com.fasterxml.jackson.databind.JsonNode n) {
+        return n == null || n.isNull() ? "-" : String.format(Locale.ROOT, "%.6g", n.asDouble());
+    }
+
+    void write(OutputDir out, SparkSession spark, ObjectNode root, ConditionalLaws.Result laws) {
+        out.writeString("result.json", Json.pretty(root) + "\n");
+        List<List<Object>> pairRows = new ArrayList<>();
+        for (var v : root.get("pairs")) {
+            pairRows.add(Arrays.asList(v.get("s").asText(), v.get("t").asText(), v.get("wInf").asDouble(), v.get("w2").asDouble(),
+                    v.has("wInfNear") ? v.get("wInfNear").asDouble() : null));
+        }
+        out.writeString("pairs.csv", Csv.table(List.of("secret_s", "secret_t", "w_inf", "w_2", "w_inf_near"), pairRows));
+        List<List<Object>> rel = new ArrayList<>();
+        for (String key : new String[] {"releases", "alternatives"}) {
+            for (var r : root.get(key)) {
+                rel.add(Arrays.asList(key.equals("releases"), r.get("noise").asText(), r.get("mechanism").asText(), num(r.get("scale")),
+                        r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "", r.get("method").asText()));
+            }
+        }
+        out.writeString("releases.csv", Csv.table(List.of("primary", "noise", "mechanism", "scale", "alpha", "epsilon", "pp_epsilon", "method"), rel));
+        List<List<Object>> counts = new ArrayList<>();
+        for (Row r : laws.counts()) {
+            counts.add(Arrays.asList(r.getString(0), r.getDouble(1), r.getLong(2)));
+        }
+        StructType schema = new StructType().add("secret", DataTypes.StringType, false).add("value", DataTypes.DoubleType, false)
+                .add("count", DataTypes.LongType, false);
+        out.writeParquet(spark, "counts.parquet", schema, counts);
+        out.writeString("counts.csv", Csv.table(List.of("secret", "value", "count"), counts));
+        List<Plots.Series> series = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, DiscreteLaw> e : laws.laws().entrySet()) {
+            DiscreteLaw l = e.getValue();
+            double[] x = new double[2 * l.size()];
+            double[] y = new double[2 * l.size()];
+            long cum = 0;
+            for (int k = 0; k < l.size(); k++) {
+                x[2 * k] = l.atoms()[k];
+                y[2 * k] = (double) cum / l.total();
+                cum += l.counts()[k];
+                x[2 * k + 1] = l.atoms()[k];
+                y[2 * k + 1] = (double) cum / l.total();
+            }
+            series.add(new Plots.Series(secretColumn + " = " + e.getKey() + " (" + l.total() + ")", x, y, false, Plots.color(i++)));
+        }
+        Plots.lines(out.resolve("conditional-laws.png"), "CDF of " + valueColumn + " given " + secretColumn, valueColumn, "P(f(X) <= x | secret)", series);
+    }
+
+    static double parseAlpha(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("inf") || t.equals("infinity")) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double a;
+        try {
+            a = Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            throw new UserInputException("--alpha", text, "must be a number > 1 or inf");
+        }
+        if (!(a > 1) || Double.isInfinite(a)) {
+            throw new UserInputException("--alpha", text, "must be a number > 1 or inf");
+        }
+        return a;
+    }
+
+    private static double[] parseRange(String text) {
+        String[] p = text.split(":");
+        try {
+            if (p.length == 2) {
+                double lo = Double.parseDouble(p[0].trim());
+                double hi = Double.parseDouble(p[1].trim());
+                if (Double.isFinite(lo) && Double.isFinite(hi) && hi >= lo) {
+                    return new double[] {lo, hi};
+                }
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new UserInputException("--range", text, "must be LO:HI with finite LO <= HI");
+    }
+}

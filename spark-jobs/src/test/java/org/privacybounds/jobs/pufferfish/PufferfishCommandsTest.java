@@ -1,0 +1,171 @@
+package org.privacybounds.jobs.pufferfish;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.SparkTestSession;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** pufferfish-sensitivity on the real UCI files (Table 1) and pabi (Figures 5-6), contracts and bad input. */
+class PufferfishCommandsTest extends SparkTestSession {
+    private static String data(String file) {
+        return root().resolve("datasets").resolve(file).toString();
+    }
+
+    @Test
+    void table1FromTheRealFiles() {
+        Run r = run("pufferfish-sensitivity", "--table1", "--datasets", root().resolve("datasets").toString(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode t = r.json().get("table1");
+        assertEquals(3, t.size());
+        // spec section 9 rows 1-3 (recomputed from the UCI files)
+        assertEquals(395, t.get(0).get("rows").asInt());
+        assertEquals(20, t.get(0).get("range").asDouble());
+        assertEquals(8, t.get(0).get("wInf").asDouble());
+        assertEquals(2.275966, t.get(0).get("w2").asDouble(), 1e-6);
+        assertTrue(t.get(0).get("w2Status").asText().startsWith("misprint"));
+        assertEquals(303, t.get(1).get("rows").asInt());
+        assertEquals(13, t.get(1).get("wInf").asDouble());
+        assertEquals("[\"0\",\"2\"]", t.get(1).get("wInfPair").toString());
+        assertEquals(7.802859, t.get(1).get("w2").asDouble(), 1e-6);
+        assertEquals("[\"0\",\"4\"]", t.get(1).get("w2Pair").toString());
+        assertTrue(t.get(1).get("wInfStatus").asText().startsWith("misprint"));
+        assertEquals("matches", t.get(1).get("w2Status").asText());
+        assertEquals(32561, t.get(2).get("rows").asInt());
+        assertEquals(1, t.get(2).get("wInf").asDouble());
+        assertEquals(0.416400, t.get(2).get("w2").asDouble(), 1e-6);
+        assertEquals("[\"Asian-Pac-Islander\",\"Other\"]", t.get(2).get("w2Pair").toString());
+        assertEquals("matches", t.get(2).get("w2Status").asText());
+    }
+
+    @Test
+    void sensitivityContractScaleAndCalibration(@TempDir Path tmp) throws Exception {
+        Run r = run("pufferfish-sensitivity", "--data", data("uci_student_mat.csv"), "--value-column", "G3", "--secret-column", "paid", "--scale", "8",
+                "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode j = r.json();
+        assertEquals("pufferfish-sensitivity", j.get("command").asText());
+        assertEquals("G3", j.get("parameters").get("valueColumn").asText());
+        JsonNode s = j.get("sensitivities");
+        assertEquals(20, s.get("range").asDouble());
+        assertEquals(8, s.get("wInf").asDouble());
+        assertEquals(2.275966, s.get("w2").asDouble(), 1e-6);
+        assertEquals("[\"no\",\"yes\"]", s.get("wInfPair").toString());
+        assertEquals("[\"no\",\"yes\"]", s.get("w2Pair").toString());
+        JsonNode rel = j.get("releases");
+        assertEquals(3, rel.size());
+        // Gaussian GWM: alpha Delta_G^2 / (2 sigma^2) = 2 * 64 / 128 = 1; Laplace: spec row 5 scaled (Delta/b = 1) = 0.619124
+        assertEquals("gaussian", rel.get(0).get("noise").asText());
+        assertEquals(1.0, rel.get(0).get("epsilon").asDouble(), 1e-12);
+        assertEquals(2.0, rel.get(0).get("alpha").asDouble());
+        assertEquals(0.619124, rel.get(1).get("epsilon").asDouble(), 1e-6);
+        // Cauchy mechanism, alpha = 2: log(1 + W_2^2 / (2 * 8^2)), W_2^2 = 200643/38734
+        assertEquals("cauchy", rel.get(2).get("noise").asText());
+        assertEquals(Math.log1p(200643.0 / 38734 / 128), rel.get(2).get("epsilon").asDouble(), 1e-12);
+
+        // calibration: the scale for epsilon 1 gives back epsilon 1 (and the Gaussian sd is 8 sqrt(2 / 2) = 8)
+        Run c = run("pufferfish-sensitivity", "--data", data("uci_student_mat.csv"), "--value-column", "G3", "--secret-column", "paid",
+                "--target-epsilon", "1", "--json", "--out", tmp.resolve("o").toString());
+        assertEquals(0, c.exitCode(), c.err());
+        JsonNode cr = c.json().get("releases");
+        assertEquals(8, cr.get(0).get("scale").asDouble(), 1e-9);
+        for (JsonNode x : cr) {
+            assertEquals(1, x.get("epsilon").asDouble(), 1e-9, x.toString());
+            assertTrue(x.get("epsilon").asDouble() <= 1 + 1e-15);
+        }
+        for (String f : new String[] {"result.json", "pairs.csv", "releases.csv", "counts.csv", "conditional-laws.png"}) {
+            assertTrue(Files.isRegularFile(tmp.resolve("o").resolve(f)), f);
+        }
+        assertTrue(Files.isDirectory(tmp.resolve("o").resolve("counts.parquet")));
+        String counts = Files.readString(tmp.resolve("o").resolve("counts.csv"));
+        assertTrue(counts.contains("no,0.0,30"), "spec 7: 30 students without paid classes scored 0");
+    }
+
+    @Test
+    void pabiContractAndFigures(@TempDir Path tmp) {
+        Run r = run("pabi", "--steps", "1,10,100", "--correlation", "const:0.2", "--correlation", "inv,invsq", "--strategy", "average,minorant", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode j = r.json();
+        assertEquals("pabi", j.get("command").asText());
+        JsonNode rows = j.get("rows");
+        assertEquals(3 * 2 * 3, rows.size());
+        // spec 5.5 reference values (T = 10, 100), dpEpsilon = 1/T and groupEpsilon = T
+        assertEquals(10, rows.get(1).get("T").asInt());
+        assertEquals("average", rows.get(1).get("strategy").asText());
+        assertEquals(0.784, rows.get(1).get("epsilon").asDouble(), 1e-9);
+        assertEquals(4.3264, rows.get(2).get("epsilon").asDouble(), 1e-9);
+        assertEquals(0.1, rows.get(1).get("dpEpsilon").asDouble(), 1e-12);
+        assertEquals(10, rows.get(1).get("groupEpsilon").asDouble(), 1e-12);
+        // the minorant equals the average when the prefix sums are concave
+        assertEquals(rows.get(2).get("epsilon").asDouble(), rows.get(5).get("epsilon").asDouble(), 1e-9);
+        assertEquals(0.857886, rows.get(7).get("epsilon").asDouble(), 1e-6);
+        assertEquals(0.269089, rows.get(8).get("epsilon").asDouble(), 1e-6);
+        assertEquals(0.240178, rows.get(13).get("epsilon").asDouble(), 1e-6);
+        assertEquals(0.0267317, rows.get(14).get("epsilon").asDouble(), 1e-7);
+
+        Run f = run("pabi", "--figure", "5", "--out", tmp.resolve("f5").toString());
+        assertEquals(0, f.exitCode(), f.err());
+        assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("figure5.png")));
+        assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("rows.csv")));
+    }
+
+    @Test
+    void pabiCovarianceFile(@TempDir Path tmp) throws Exception {
+        // AR(1) covariance 0.5^|t-s| of 5 scalar records: rho_t = 0.5^(t-1), s_t non-increasing
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            for (int k = 0; k < 5; k++) {
+                b.append(k == 0 ? "" : ",").append(Math.pow(0.5, Math.abs(i - k)));
+            }
+            b.append('\n');
+        }
+        Path cov = tmp.resolve("cov.csv");
+        Files.writeString(cov, b.toString());
+        Run r = run("pabi", "--steps", "5", "--correlation", "file:" + cov, "--strategy", "per-step", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        double want = 2 / 2.0 * (1 + 0.25 + 0.0625 + 0.015625 + 0.00390625);
+        assertEquals(want, r.json().get("rows").get(0).get("epsilon").asDouble(), 1e-12);
+        Files.writeString(cov, "1,2\n2,1\n");
+        Run bad = run("pabi", "--steps", "2", "--correlation", "file:" + cov);
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("positive definite"), bad.err());
+    }
+
+    @Test
+    void badInputIsAClearError(@TempDir Path tmp) throws Exception {
+        String student = data("uci_student_mat.csv");
+        String[][] cases = {
+            {"--alpha", "pufferfish-sensitivity", "--data", student, "--value-column", "G3", "--secret-column", "paid", "--alpha", "1"},
+            {"--scale", "pufferfish-sensitivity", "--data", student, "--value-column", "G3", "--secret-column", "paid", "--scale", "-2"},
+            {"--secrets", "pufferfish-sensitivity", "--data", student, "--value-column", "G3", "--secret-column", "paid", "--secrets", "no,maybe"},
+            {"--value-column", "pufferfish-sensitivity", "--data", student, "--value-column", "Mjob", "--secret-column", "paid"},
+            {"--value-column", "pufferfish-sensitivity", "--data", student, "--value-column", "nope", "--secret-column", "paid"},
+            {"--alpha", "pabi", "--steps", "10", "--correlation", "inv", "--alpha", "0.5"},
+            {"--sigma", "pabi", "--steps", "10", "--correlation", "inv", "--sigma", "-1"},
+            {"--correlation", "pabi", "--steps", "10", "--correlation", "const:2"},
+            {"strategy", "pabi", "--steps", "10", "--correlation", "inv", "--secret-index", "3"},
+        };
+        for (String[] c : cases) {
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            Path out = tmp.resolve("o" + c.length);
+            String[] withOut = java.util.Arrays.copyOf(args, args.length + 2);
+            withOut[args.length] = "--out";
+            withOut[args.length + 1] = out.toString();
+            Run r = run(withOut);
+            assertEquals(2, r.exitCode(), String.join(" ", args) + "\n" + r.err());
+            assertTrue(r.err().startsWith("error: " + c[0]) || r.err().contains(c[0]), r.err());
+            assertFalse(Files.exists(out), "no partial output");
+        }
+        Run nonNumeric = run("pufferfish-sensitivity", "--data", student, "--value-column", "Mjob", "--secret-column", "paid");
+        assertTrue(nonNumeric.err().contains("must be numeric"), nonNumeric.err());
+        Run empty = run("pufferfish-sensitivity", "--data", student, "--value-column", "G3", "--secret-column", "paid", "--secrets", "no,maybe");
+        assertTrue(empty.err().contains("is empty"), empty.err());
+    }
+}
