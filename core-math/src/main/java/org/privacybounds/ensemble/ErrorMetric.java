@@ -1,0 +1,75 @@
+package org.privacybounds.ensemble;
+
+import java.util.SplittableRandom;
+
+import org.privacybounds.validation.BadInputException;
+
+/**
+ * The error of DaRRM (Definition 2.4): the total variation between its output and the true majority,
+ * {@code E(gamma; p) = |1/2 sum_{l >= mid} (alpha_l - alpha_{K-l}) (1 - gamma(l))|} for a symmetric gamma, and
+ * its mean over p_i drawn iid from a uniform law (spec section 5.5), by seeded Monte Carlo.
+ */
+public final class ErrorMetric {
+    private ErrorMetric() {
+    }
+
+    /** {@code P(DaRRM_gamma = 1) = sum_l (gamma(l) 1{l >= mid} + (1 - gamma(l))/2) alpha_l}. */
+    public static double probabilityOne(double[] gamma, double[] p) {
+        double[] a = PoissonBinomial.pmf(p);
+        check(gamma, a);
+        int mid = (gamma.length) / 2;
+        double s = 0;
+        for (int l = 0; l < a.length; l++) {
+            s += ((l >= mid ? gamma[l] : 0) + 0.5 * (1 - gamma[l])) * a[l];
+        }
+        return s;
+    }
+
+    /** {@code E(gamma; p)}. */
+    public static double error(double[] gamma, double[] p) {
+        double[] a = PoissonBinomial.pmf(p);
+        check(gamma, a);
+        int k = gamma.length - 1;
+        int mid = (k + 1) / 2;
+        double s = 0;
+        for (int l = mid; l <= k; l++) {
+            s += (a[l] - a[k - l]) * (1 - gamma[l]);
+        }
+        return Math.abs(0.5 * s);
+    }
+
+    /** A mean with its standard error. */
+    public record Estimate(double mean, double standardError, int samples) {
+    }
+
+    /** The mean of {@code E(gamma; p)} over {@code samples} draws of p_i ~ U[lo, hi] iid (lo = hi: constant). */
+    public static Estimate expected(double[] gamma, double lo, double hi, int samples, long seed) {
+        if (!(lo >= 0 && hi <= 1 && lo <= hi)) {
+            throw new BadInputException("actual distribution", "U[" + lo + ", " + hi + "]", "needs 0 <= lo <= hi <= 1");
+        }
+        if (samples < 2) {
+            throw new BadInputException("samples", samples, "must be >= 2");
+        }
+        SplittableRandom r = new SplittableRandom(seed);
+        int k = gamma.length - 1;
+        double[] p = new double[k];
+        double mean = 0;
+        double m2 = 0;
+        for (int t = 0; t < samples; t++) {
+            for (int i = 0; i < k; i++) {
+                p[i] = lo == hi ? lo : lo + (hi - lo) * r.nextDouble();
+            }
+            double e = error(gamma, p);
+            double dlt = e - mean;
+            mean += dlt / (t + 1);
+            m2 += dlt * (e - mean);
+        }
+        return new Estimate(mean, Math.sqrt(m2 / (samples - 1) / samples), samples);
+    }
+
+    private static void check(double[] gamma, double[] alpha) {
+        if (gamma.length != alpha.length) {
+            throw new BadInputException("gamma", gamma.length + " values", "needs K + 1 = " + alpha.length + " values for " + (alpha.length - 1) + " mechanisms");
+        }
+    }
+}
