@@ -39,4 +39,211 @@ class DarrmTest {
         DarrmOptimizer.Result r7 = optimize(11, d, 7, 1 - Math.pow(1 - d, 7));
         assertEquals(-0.465672, r7.objective(), 1e-6);
     }
+
+    @Test
+    void gammaOptK11PureDpAndConstraintGenerationEqualsTheFullLp() {
+        double[][] want = {{0.994799, 0.061561, 1, 0.843594, 1, 1}, {0.939703, 0.542090, 1, 1, 0.977332, 1}, {1, 0.988180, 0.893982, 1, 1, 1},
+            {1, 1, 0.984443, 0.995998, 1, 1}};
+        double[] obj = {-0.367610, -0.424366, -0.451068, -0.463157};
+        ConstraintSet set = ConstraintSet.of(11, EPS, 0);
+        assertEquals(364, set.size());
+        for (int m = 2; m <= 5; m++) {
+            DarrmOptimizer.Result r = optimize(11, 0, m, 0);
+            assertArrayEquals(want[m - 2], Arrays.copyOfRange(r.gamma(), 6, 12), 1e-5, "m = " + m);
+            assertEquals(obj[m - 2], r.objective(), 1e-6);
+            // the full LP over all 364 rows gives the same optimum
+            double em = Math.exp(m * EPS);
+            ConstraintSet.ScanResult all = set.scanAll(new double[6], em, Double.NEGATIVE_INFINITY, Integer.MAX_VALUE);
+            assertEquals(364, all.above().size());
+            double[] c = DarrmOptimizer.objective(11, 0.75);
+            double[] x = DarrmOptimizer.solve(c, all.above(), ConstraintSet.bound(m, EPS, 0));
+            double full = 0;
+            for (int i = 0; i < 6; i++) {
+                full += c[i] * x[i];
+            }
+            assertEquals(full, r.objective(), 1e-9);
+            // certified in 60-digit arithmetic
+            HighPrecisionVerifier.Certificate cert = HighPrecisionVerifier.verify(set, r.gamma(), m, 0);
+            assertTrue(cert.certified(), cert.toString());
+            assertEquals(364, cert.multisets());
+        }
+        for (int m = 6; m <= 11; m++) {
+            DarrmOptimizer.Result r = optimize(11, 0, m, 0);
+            for (double g : r.gamma()) {
+                assertEquals(1, g, 1e-9, "m = " + m + ": gamma_opt = 1 (no noise)");
+            }
+            assertEquals(-0.465672, r.objective(), 1e-6);
+        }
+    }
+
+    @Test
+    void gammaSubFractionsAndFamilies() {
+        String[][] want = {{"1", "9 / 11", "7 / 11", "5 / 11", "3 / 11", "1 / 11"}, {"1", "1", "49 / 55", "23 / 33", "73 / 165", "5 / 33"},
+            {"1", "1", "1", "29 / 33", "20 / 33", "50 / 231"}, {"1", "1", "1", "1", "26 / 33", "10 / 33"}, {"1", "1", "1", "1", "1", "5 / 11"}};
+        for (int i = 0; i < want.length; i++) {
+            int m = 2 * i + 1;
+            BigFraction[] g = NoiseFunctions.subsamplingExact(11, m);
+            for (int l = 0; l <= 5; l++) {
+                assertEquals(want[i][l], g[l].toString(), "m = " + m + ", l = " + l);
+                assertEquals(g[l], g[11 - l]);
+            }
+            assertArrayEquals(NoiseFunctions.subsamplingExact(11, m + 1), g, "gamma_Sub(m even) = gamma_Sub(m - 1), m = " + (m + 1));
+        }
+        for (int m = 1; m <= 5; m++) {
+            assertArrayEquals(NoiseFunctions.subsampling(11, 2 * m - 1), NoiseFunctions.doubleSubsampling(11, m));
+        }
+        assertArrayEquals(NoiseFunctions.constant(11, 1), NoiseFunctions.doubleSubsampling(11, 6));
+        // p_const: pure DP (tau = K, lambda = 0) and E1 (lambda = K Delta)
+        double[] pure = {0.099813, 0.297461, 0.489328, 0.672052, 0.842921, 1};
+        for (int i = 0; i < pure.length; i++) {
+            int m = 2 * i + 1;
+            assertEquals(pure[i], NoiseFunctions.pConst(m, EPS, 0, 11, 0), 1e-6, "m = " + m);
+        }
+        double[] approx = {0.099821, 0.297479, 0.489350, 0.672071};
+        for (int i = 0; i < approx.length; i++) {
+            int m = 2 * i + 1;
+            assertEquals(approx[i], NoiseFunctions.pConst(m, EPS, 1 - Math.pow(1 - 1e-5, m), 11, 11e-5), 1e-6, "m = " + m);
+        }
+        BadInputException e = assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 0.5, 0.4, 1}));
+        assertTrue(e.getMessage().contains("symmetric"));
+        assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 1.5, 1.5, 1}));
+        assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 1, 1}));
+        assertThrows(BadInputException.class, () -> NoiseFunctions.subsampling(11, 12));
+    }
+
+    @Test
+    void poissonBinomialTestVectorAndSubsamplingMajority() {
+        double[] p = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99};
+        double[] a = PoissonBinomial.pmf(p);
+        assertEquals(1.81440e-7, a[0], 1e-12);
+        assertEquals(0.284617855, a[6], 1e-9);
+        assertEquals(3.41288640e-4, a[11], 1e-12);
+        assertEquals(1, Arrays.stream(a).sum(), 1e-12);
+        double g1 = 0;
+        for (int l = 6; l <= 11; l++) {
+            g1 += a[l];
+        }
+        assertEquals(0.7675995008, g1, 1e-10);
+        // SubMaj (m = 3) by brute force over all 165 subsets = DaRRM with gamma_Sub
+        double sub = 0;
+        int subsets = 0;
+        for (int i = 0; i < 11; i++) {
+            for (int j = i + 1; j < 11; j++) {
+                for (int k = j + 1; k < 11; k++) {
+                    double[] s = PoissonBinomial.pmf(p[i], p[j], p[k]);
+                    sub += s[2] + s[3];
+                    subsets++;
+                }
+            }
+        }
+        sub /= subsets;
+        assertEquals(0.6316, sub, 1e-12);
+        assertEquals(sub, ErrorMetric.probabilityOne(NoiseFunctions.subsampling(11, 3), p), 1e-12);
+        assertEquals(0.1359995008, ErrorMetric.error(NoiseFunctions.subsampling(11, 3), p), 1e-10);
+        // m = 1: E(gamma_Sub; p) = |P(g = 1) - mean p| for any p
+        SplittableRandom r = new SplittableRandom(3);
+        for (int t = 0; t < 100; t++) {
+            double[] q = r.doubles(11).toArray();
+            double[] aq = PoissonBinomial.pmf(q);
+            double g = 0;
+            for (int l = 6; l <= 11; l++) {
+                g += aq[l];
+            }
+            assertEquals(Math.abs(g - Arrays.stream(q).average().getAsDouble()), ErrorMetric.error(NoiseFunctions.subsampling(11, 1), q), 1e-12);
+        }
+    }
+
+    @Test
+    void compositionTables() {
+        // Tables 5, 2, 7, 9 (m = 1, 3, 5, 7), MNIST then Fashion-MNIST, Q = 20, 50, 100, delta' = 1e-4
+        double[][] eps = {{1.704, 2.837, 4.202}, {1.620, 2.695, 3.988}, {5.352, 9.901, 15.044}, {5.112, 9.382, 14.219}, {8.920, 18.428, 28.926},
+            {8.520, 17.398, 27.223}, {12.488, 28.392, 45.683}, {11.928, 26.738, 42.873}};
+        double[][] del = {{0.002, 0.005, 0.010}, {0.006, 0.015, 0.030}, {0.010, 0.025, 0.049}, {0.014, 0.035, 0.068}};
+        int[] ms = {1, 3, 5, 7};
+        int[] qs = {20, 50, 100};
+        for (int i = 0; i < 4; i++) {
+            for (int d = 0; d < 2; d++) {
+                double e = ms[i] * (d == 0 ? 0.0892 : 0.0852);
+                for (int j = 0; j < 3; j++) {
+                    Composition.Guarantee g = Composition.general(qs[j], e, ms[i] * 1e-4, 1e-4);
+                    assertEquals(eps[2 * i + d][j], Math.round(g.epsilon() * 1000) / 1000.0, 1e-12, "m=" + ms[i] + " Q=" + qs[j]);
+                    assertEquals(del[i][j], Math.round(g.delta() * 1000) / 1000.0, 1e-12);
+                }
+            }
+        }
+        assertEquals(45.683002, Composition.general(100, 7 * 0.0892, 7e-4, 1e-4).epsilon(), 1e-6);
+        assertEquals(0.067722, Composition.general(100, 7 * 0.0892, 7e-4, 1e-4).delta(), 1e-6);
+        // Table 3: K = 35, eps = 0.1, Delta = 1e-5, delta' = 0.1
+        int[] mm = {10, 13, 15, 20};
+        double[] m = {6.452149, 7.574231, 8.270836, 9.882296};
+        double[] dl = {0.100090, 0.100117, 0.100135, 0.100180};
+        double[] pc = {0.590301, 0.659705, 0.701422, 0.793540};
+        Composition.Guarantee all = Composition.general(35, 0.1, 1e-5, 0.1);
+        assertEquals(14.032780, all.epsilon() / 0.1, 1e-6);
+        assertEquals(0.100315, all.delta(), 1e-6);
+        for (int i = 0; i < 4; i++) {
+            Composition.Guarantee g = Composition.general(mm[i], 0.1, 1e-5, 0.1);
+            assertEquals(m[i], g.epsilon() / 0.1, 1e-6);
+            assertEquals(dl[i], g.delta(), 1e-6);
+            assertEquals("ln(e + sqrt(k eps^2)/delta')", g.branch());
+            assertEquals(pc[i], NoiseFunctions.pConst(g.epsilon() / 0.1, 0.1, g.delta(), all.epsilon() / 0.1, all.delta()), 1e-6);
+        }
+        assertEquals(3, Composition.simple(3, 1, 0.1).epsilon());
+        assertEquals(0.3, Composition.simple(3, 1, 0.1).delta(), 1e-15);
+    }
+
+    @Test
+    void randomPointsOfTheDpPolygonNeverExceedTheVerifiedMaximum() {
+        double d = 1e-5;
+        DarrmOptimizer.Result r = optimize(11, d, 3, 1 - Math.pow(1 - d, 3));
+        double e = Math.exp(EPS);
+        double em = Math.exp(3 * EPS);
+        double[][] corners = ConstraintSet.of(11, EPS, d).corners();
+        SplittableRandom rnd = new SplittableRandom(11);
+        double worst = Double.NEGATIVE_INFINITY;
+        for (int t = 0; t < 5000; t++) {
+            double[] p = new double[11];
+            double[] q = new double[11];
+            for (int i = 0; i < 11; i++) {
+                if (rnd.nextInt(3) == 0) {
+                    double[] c = corners[rnd.nextInt(corners.length)];
+                    p[i] = c[0];
+                    q[i] = c[1];
+                    continue;
+                }
+                do {
+                    p[i] = rnd.nextDouble();
+                    q[i] = rnd.nextDouble();
+                } while (!(p[i] <= e * q[i] + d && q[i] <= e * p[i] + d && 1 - p[i] <= e * (1 - q[i]) + d && 1 - q[i] <= e * (1 - p[i]) + d));
+            }
+            double[] a = PoissonBinomial.pmf(p);
+            double[] b = PoissonBinomial.pmf(q);
+            double f = 0;
+            for (int l = 0; l <= 11; l++) {
+                double g = r.gamma()[l];
+                f += (l <= 5 ? em * b[l] - a[l] : a[l] - em * b[l]) * g;
+            }
+            worst = Math.max(worst, f);
+        }
+        assertTrue(worst <= r.maxCost() + 1e-12, worst + " > " + r.maxCost());
+        assertTrue(r.maxCost() <= r.bound());
+    }
+
+    @Test
+    void doublePrecisionCannotCertifyPureDpAtK101() {
+        // spec 4.5: gamma = 1 at K = 101, m = 40, Delta = 0 violates the bound by 7.1e-15 at {50 x (0,0), 51 x (a,b)}; the worst
+        // multiset is {40 x (0,0), 61 x (a,b)}, 9.5626e-8 above the bound (50-digit mpmath: 9.5626253879059695e-8)
+        ConstraintSet set = ConstraintSet.of(101, EPS, 0);
+        assertEquals(182104, set.size());
+        HighPrecisionVerifier.Certificate c = HighPrecisionVerifier.verify(set, NoiseFunctions.constant(101, 1), 40, 0);
+        assertEquals(182104, c.multisets());
+        double excess = c.maxCost().subtract(c.bound()).doubleValue();
+        assertEquals(9.5626253879059695e-8, excess, 1e-20);
+        assertTrue(!c.certified());
+        assertArrayEquals(new int[] {61, 0, 40, 0}, c.worstMultiset());
+        // the optimizer returns a gamma that the 60-digit pass certifies
+        DarrmOptimizer.Result r = optimize(101, 0, 40, 0);
+        HighPrecisionVerifier.Certificate rc = HighPrecisionVerifier.verify(set, r.gamma(), 40, 0);
+        assertTrue(rc.certified(), rc.maxCost() + " > " + rc.bound());
+    }
 }
