@@ -28,6 +28,13 @@ public final class DarrmOptimizer {
     public static final double RELATIVE_SLACK = 1e-12;
     private static final int MAX_ROUNDS = 500;
 
+    static {
+        // ojAlgo prints a hardware-profile notice on stdout at start-up unless this property is set; stdout carries --json
+        if (System.getProperty("shut.up.ojAlgo") == null) {
+            System.setProperty("shut.up.ojAlgo", "true");
+        }
+    }
+
     private DarrmOptimizer() {
     }
 

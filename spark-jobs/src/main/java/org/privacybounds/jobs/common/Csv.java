@@ -3,9 +3,23 @@ package org.privacybounds.jobs.common;
 import java.util.List;
 import java.util.Locale;
 
-/** Writes small result tables as RFC 4180 CSV (values are numbers and simple labels). */
+/**
+ * Writes small result tables as RFC 4180 CSV (values are numbers and simple labels); reads small CSV
+ * files on the driver with univocity (the parser Spark's own CSV source uses), keeping every row's
+ * exact width.
+ */
 public final class Csv {
     private Csv() {
+    }
+
+    /** Every row of a small CSV file (header included) as its cells; a row keeps its own width. */
+    public static List<String[]> parse(java.nio.file.Path file) throws java.io.IOException {
+        com.univocity.parsers.csv.CsvParserSettings settings = new com.univocity.parsers.csv.CsvParserSettings();
+        settings.setLineSeparatorDetectionEnabled(true);
+        settings.setMaxColumns(100_000);
+        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            return new com.univocity.parsers.csv.CsvParser(settings).parseAll(r);
+        }
     }
 
     public static String table(List<String> header, List<List<Object>> rows) {

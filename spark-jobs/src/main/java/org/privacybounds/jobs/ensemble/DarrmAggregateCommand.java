@@ -1,0 +1,188 @@
+package org.privacybounds.jobs.ensemble;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.privacybounds.ensemble.Composition;
+import org.privacybounds.ensemble.ConstraintSet;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.univocity.parsers.csv.CsvParser;
+import com.univocity.parsers.csv.CsvParserSettings;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import scala.Tuple2;
+
+/** {@code darrm-aggregate}: private majority labels for a table of teacher votes (the private-prediction use of Section 6.2). */
+@Command(name = "darrm-aggregate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Private majority labels: each row of --votes holds the K teachers' votes on one query (0/1, or labels with",
+                "--positive-label); DaRRM releases the true majority with probability gamma(L) (L = number of ones), else a fair coin.",
+                "Each query is (m eps, delta)-DP; the total over Q queries is reported by simple and general composition (Theorem 2.3).",
+                "Randomness is seeded per query (the same labels for any partitioning)."},
+        footer = {"", "Examples:",
+                "  privacy-bounds darrm-aggregate --votes votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --delta 3e-4 --family opt --out out/labels",
+                "  privacy-bounds darrm-aggregate --votes votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --family sub --positive-label 8 --json"})
+public final class DarrmAggregateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    DarrmOptions setting;
+
+    @Mixin
+    GammaSource source;
+
+    @Option(names = "--votes", paramLabel = "CSV", required = true, description = "One query per row, one column per teacher (K columns), with a header row.")
+    Path votes;
+
+    @Option(names = "--positive-label", paramLabel = "L", description = "The vote value that counts as 1 (others as 0); without it votes must be 0 or 1.")
+    String positiveLabel;
+
+    @Option(names = "--delta-prime", paramLabel = "D", defaultValue = "1e-4", description = "delta' of the general composition over the queries (default: ${DEFAULT-VALUE}).")
+    double deltaPrime;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Minimum Spark partitions of the votes file (default: Spark's choice).")
+    int partitions;
+
+    @Override
+    public Integer call() {
+        ConstraintSet set = setting.set();
+        if (partitions < 0) {
+            throw new UserInputException("--partitions", partitions, "must be >= 0");
+        }
+        if (!Files.isRegularFile(votes)) {
+            throw new UserInputException("--votes", votes, "must be an existing CSV file with a header row");
+        }
+        if (!(deltaPrime > 0 && deltaPrime <= 1)) {
+            throw new UserInputException("--delta-prime", deltaPrime, "must be in (0, 1]");
+        }
+        OutputDir out = OutputDir.begin(spec, common);
+        try {
+            SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            PrintWriter err = spec.commandLine().getErr();
+            double[] gamma = source.gamma(setting, set, new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set,
+                    Math.exp(setting.m * setting.epsilon), 0), line -> err.println("darrm-aggregate: " + line));
+            int k = setting.k;
+            String positive = positiveLabel;
+            long seed = common.seed;
+            String fileName = votes.getFileName().toString();
+            JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(votes.toString(), partitions) : jsc.textFile(votes.toString())).zipWithIndex();
+            JavaRDD<long[]> labelled = lines.filter(t -> t._2() > 0 && !t._1().isBlank()).mapPartitions(it -> {
+                CsvParser parser = new CsvParser(new CsvParserSettings());
+                List<long[]> res = new ArrayList<>();
+                while (it.hasNext()) {
+                    Tuple2<String, Long> t = it.next();
+                    String[] cells = parser.parseLine(t._1());
+                    long row = t._2() + 1;
+                    if (cells.length != k) {
+                        throw new UserInputException("--votes", fileName + " row " + row + " has " + cells.length + " columns",
+                                "every row needs K = " + k + " votes");
+                    }
+                    int l = 0;
+                    for (String c : cells) {
+                        String v = c == null ? "" : c.trim();
+                        if (positive != null) {
+                            l += v.equals(positive) ? 1 : 0;
+                        } else if (v.equals("1")) {
+                            l++;
+                        } else if (!v.equals("0")) {
+                            throw new UserInputException("--votes", fileName + " row " + row + " value '" + v + "'",
+                                    "votes must be 0 or 1 (or give --positive-label)");
+                        }
+                    }
+                    SplittableRandom r = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1)));
+                    boolean coin = r.nextDouble() < gamma[l];
+                    long majority = 2 * l > k ? 1 : 0;
+                    long label = coin ? majority : r.nextBoolean() ? 1 : 0;
+                    res.add(new long[] {t._2(), l, coin ? 1 : 0, label, majority});
+                }
+                return res.iterator();
+            });
+            List<long[]> rows = new ArrayList<>(labelled.collect());
+            rows.sort((a, b) -> Long.compare(a[0], b[0]));
+            if (rows.isEmpty()) {
+                throw new UserInputException("--votes", votes, "has no query rows below its header");
+            }
+            long q = rows.size();
+            long agree = rows.stream().filter(r -> r[3] == r[4]).count();
+            double perEps = setting.m * setting.epsilon;
+            double perDelta = setting.delta();
+            Composition.Guarantee simple = Composition.simple(q, perEps, perDelta);
+            Composition.Guarantee general = Composition.general(q, perEps, perDelta, deltaPrime);
+            ObjectNode root = Json.object();
+            root.put("command", "darrm-aggregate");
+            ObjectNode p = root.putObject("parameters");
+            setting.echo(p);
+            p.put("votes", votes.toString());
+            p.put("positiveLabel", positiveLabel);
+            p.put("gammaSource", source.describe());
+            p.put("deltaPrime", deltaPrime);
+            p.put("seed", seed);
+            root.set("gamma", Json.MAPPER.valueToTree(gamma));
+            root.put("queries", q);
+            root.put("agreementWithMajority", (double) agree / q);
+            ObjectNode per = root.putObject("perQuery");
+            per.put("epsilon", perEps);
+            per.put("delta", perDelta);
+            ObjectNode tot = root.putObject("total");
+            tot.putObject("simple").put("epsilon", simple.epsilon()).put("delta", simple.delta());
+            tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", general.branch());
+            root.put("units", "labels are 1 (the positive class) or 0; epsilon in nats");
+            List<List<Object>> table = new ArrayList<>();
+            for (long[] r : rows) {
+                table.add(Arrays.asList(r[0], r[1], r[2] == 1, r[3], r[4]));
+            }
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                o.println(Json.write(root));
+            } else {
+                o.printf(Locale.ROOT, "darrm-aggregate: %d queries, K = %d; %.1f%% of the private labels equal the teachers' majority%n", q, k, 100.0 * agree / q);
+                o.printf(Locale.ROOT, "per query (%.6g, %.3g)-DP; total over %d queries: simple (%.6g, %.3g), general (%.6g, %.3g) with delta' = %g%n", perEps,
+                        perDelta, q, simple.epsilon(), simple.delta(), general.epsilon(), general.delta(), deltaPrime);
+            }
+            o.flush();
+            if (out != null) {
+                out.writeString("result.json", Json.pretty(root) + "\n");
+                out.writeString("labels.csv", Csv.table(List.of("query", "ones", "released_majority", "label", "majority"), table));
+                StructType schema = new StructType().add("query", DataTypes.LongType, false).add("ones", DataTypes.LongType, false)
+                        .add("released_majority", DataTypes.BooleanType, false).add("label", DataTypes.LongType, false)
+                        .add("majority", DataTypes.LongType, false);
+                out.writeParquet(spark, "labels.parquet", schema, table);
+                out.commit();
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+}

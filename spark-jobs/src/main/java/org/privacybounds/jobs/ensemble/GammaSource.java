@@ -1,0 +1,113 @@
+package org.privacybounds.jobs.ensemble;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import org.privacybounds.ensemble.ConstraintSet;
+import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.NoiseFunctions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.UserInputException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import picocli.CommandLine.Option;
+
+/** Where a noise function comes from: listed values, a file (darrm-optimize's result.json or a one-column CSV), or a family. */
+public final class GammaSource {
+    @Option(names = "--gamma", paramLabel = "g0,...,gK", split = ",", description = "gamma(0..K): K + 1 values in [0, 1], symmetric.")
+    List<Double> values;
+
+    @Option(names = "--gamma-file", paramLabel = "FILE", description = "darrm-optimize's result.json or gamma.csv, or a CSV with a header and gamma(0..K) in a column gamma (else the last column).")
+    Path file;
+
+    @Option(names = "--family", paramLabel = "F", description = "sub (gamma_Sub, integer m), dsub (gamma_DSub), const (randomized response, p_const with tau = K), opt (run the optimizer).")
+    String family;
+
+    String describe() {
+        return values != null ? "values" : file != null ? "file " + file : "family " + family;
+    }
+
+    double[] gamma(DarrmOptions s, ConstraintSet set, DarrmOptimizer.Separation sep, Consumer<String> progress) {
+        int given = (values != null ? 1 : 0) + (file != null ? 1 : 0) + (family != null ? 1 : 0);
+        if (given != 1) {
+            throw new UserInputException("--gamma", given == 0 ? "(none)" : "several", "give exactly one of --gamma, --gamma-file, --family");
+        }
+        double[] g;
+        if (values != null) {
+            g = values.stream().mapToDouble(Double::doubleValue).toArray();
+        } else if (file != null) {
+            g = read(file);
+        } else {
+            String f = family.trim().toLowerCase(Locale.ROOT);
+            boolean integral = s.m == Math.rint(s.m);
+            switch (f) {
+                case "sub", "dsub" -> {
+                    if (!integral) {
+                        throw new UserInputException("--family", family, "needs an integer --m (a subsample size)");
+                    }
+                    g = f.equals("sub") ? NoiseFunctions.subsampling(s.k, (int) s.m) : NoiseFunctions.doubleSubsampling(s.k, (int) s.m);
+                }
+                case "const" -> g = NoiseFunctions.constant(s.k, NoiseFunctions.pConst(s.m, s.epsilon, s.delta(), s.k, Math.min(1, s.k * s.mechanismDelta)));
+                case "opt" -> g = DarrmOptimizer.optimize(set, s.m, s.delta(), s.objective(), sep, progress).gamma();
+                default -> throw new UserInputException("--family", family, "allowed: sub, dsub, const, opt");
+            }
+        }
+        if (g.length != s.k + 1) {
+            throw new UserInputException("--gamma", g.length + " values", "needs K + 1 = " + (s.k + 1) + " values, gamma(0..K)");
+        }
+        for (int l = 0; l < g.length; l++) {
+            if (!(g[l] >= 0 && g[l] <= 1)) {
+                throw new UserInputException("--gamma", "gamma(" + l + ") = " + g[l], "every value must be in [0, 1]");
+            }
+            if (g[l] != g[g.length - 1 - l]) {
+                throw new UserInputException("--gamma", "gamma(" + l + ") = " + g[l] + ", gamma(" + (g.length - 1 - l) + ") = " + g[g.length - 1 - l],
+                        "must be symmetric: gamma(l) = gamma(K - l)");
+            }
+        }
+        return g;
+    }
+
+    private static double[] read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UserInputException("--gamma-file", file, "must be an existing file");
+        }
+        try {
+            if (file.toString().endsWith(".json")) {
+                JsonNode j = Json.MAPPER.readTree(file.toFile()).get("gamma");
+                if (j == null || !j.isArray()) {
+                    throw new UserInputException("--gamma-file", file, "a JSON file needs a \"gamma\" array (darrm-optimize's result.json)");
+                }
+                double[] g = new double[j.size()];
+                for (int i = 0; i < g.length; i++) {
+                    g[i] = j.get(i).asDouble(Double.NaN);
+                }
+                return g;
+            }
+            List<String[]> rows = Csv.parse(file);
+            if (rows.size() < 2) {
+                throw new UserInputException("--gamma-file", file, "needs a header row and gamma(0..K), one value per row");
+            }
+            List<String> header = java.util.Arrays.asList(rows.get(0));
+            int col = header.indexOf("gamma_opt") >= 0 ? header.indexOf("gamma_opt") : header.indexOf("gamma") >= 0 ? header.indexOf("gamma") : header.size() - 1;
+            List<Double> g = new ArrayList<>();
+            for (int i = 1; i < rows.size(); i++) {
+                String cell = rows.get(i).length > col && rows.get(i)[col] != null ? rows.get(i)[col].trim() : "";
+                try {
+                    g.add(Double.parseDouble(cell));
+                } catch (NumberFormatException e) {
+                    throw new UserInputException("--gamma-file", file + " row " + (i + 1) + " '" + cell + "'", "column " + header.get(col) + " must hold numbers");
+                }
+            }
+            return g.stream().mapToDouble(Double::doubleValue).toArray();
+        } catch (IOException e) {
+            throw new UserInputException("--gamma-file", file, "cannot be read (" + e.getMessage() + ")");
+        }
+    }
+}

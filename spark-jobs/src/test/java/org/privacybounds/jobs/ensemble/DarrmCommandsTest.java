@@ -1,0 +1,153 @@
+package org.privacybounds.jobs.ensemble;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.ensemble.ConstraintSet;
+import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.testing.SparkTestSession;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** darrm-optimize, darrm-verify and darrm-aggregate: contracts, spec values, the distributed scan, bad input. */
+class DarrmCommandsTest extends SparkTestSession {
+    @Test
+    void optimizeContractAndSpecValues(@TempDir Path tmp) {
+        Run r = run("darrm-optimize", "--k", "11", "--m", "3", "--epsilon", "0.1", "--delta-mech", "1e-5", "--json", "--out", tmp.resolve("o").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode j = r.json();
+        assertEquals("darrm-optimize", j.get("command").asText());
+        double[] want = {0.939241, 0.542340, 1, 1, 0.977696, 1};
+        for (int l = 6; l <= 11; l++) {
+            assertEquals(want[l - 6], j.get("gamma").get(l).asDouble(), 1e-5);
+            assertEquals(j.get("gamma").get(l).asDouble(), j.get("gamma").get(11 - l).asDouble(), 0);
+        }
+        assertEquals(-0.424403, j.get("objective").asDouble(), 1e-6);
+        assertEquals(31824, j.get("constraints").asLong());
+        assertTrue(j.get("rounds").asInt() >= 1);
+        JsonNode c = j.get("certificate");
+        assertTrue(c.get("maxCost").asDouble() <= c.get("bound").asDouble());
+        assertEquals(8, c.get("worstMultiset").size());
+        assertTrue(c.get("arithmetic").asText().startsWith("decimal, 60"));
+        // spec E1 (N = 4e5): 0.0377; ours from 1e4 draws, within 5 standard errors
+        assertEquals(0.0377, j.get("error").asDouble(), 5 * j.get("errorStandardError").asDouble() + 2e-4);
+        for (String f : new String[] {"result.json", "gamma.csv", "gamma.png", "error.png"}) {
+            assertTrue(Files.isRegularFile(tmp.resolve("o").resolve(f)), f);
+        }
+        // the optimized gamma verifies (reading darrm-optimize's own result.json)
+        Run v = run("darrm-verify", "--k", "11", "--m", "3", "--epsilon", "0.1", "--delta-mech", "1e-5", "--gamma-file",
+                tmp.resolve("o").resolve("result.json").toString(), "--json");
+        assertEquals(0, v.exitCode(), v.err());
+        assertTrue(v.json().get("dp").asBoolean());
+    }
+
+    @Test
+    void distributedScanEqualsTheLocalOne() {
+        // K = 23, Delta > 0: 2,035,800 multisets, scanned on Spark; the same optimum as a driver-only run, for 3 and 16 partitions
+        ConstraintSet set = ConstraintSet.of(23, 0.1, 1e-5);
+        double m = 5;
+        double delta = -Math.expm1(m * Math.log1p(-1e-5));
+        double em = Math.exp(m * 0.1);
+        DarrmOptimizer.Result local = DarrmOptimizer.optimize(set, m, delta, DarrmOptimizer.objective(23, 0.75),
+                (x, th, keep) -> set.scanAll(x, em, th, keep), null);
+        for (String parts : new String[] {"3", "16"}) {
+            Run r = run("darrm-optimize", "--k", "23", "--m", "5", "--epsilon", "0.1", "--delta-mech", "1e-5", "--verify", "double", "--partitions", parts,
+                    "--error-samples", "100", "--json");
+            assertEquals(0, r.exitCode(), r.err());
+            JsonNode j = r.json();
+            assertEquals(2035800, j.get("constraints").asLong());
+            assertEquals(local.objective(), j.get("objective").asDouble(), 1e-12);
+            for (int l = 0; l <= 23; l++) {
+                assertEquals(local.gamma()[l], j.get("gamma").get(l).asDouble(), 1e-12, "l = " + l);
+            }
+            assertTrue(j.get("certificate").get("maxCost").asDouble() <= j.get("certificate").get("bound").asDouble());
+        }
+    }
+
+    @Test
+    void verifyAndAggregate(@TempDir Path tmp) throws Exception {
+        Run sub = run("darrm-verify", "--k", "11", "--m", "3", "--epsilon", "0.1", "--family", "sub", "--json");
+        assertEquals(0, sub.exitCode(), sub.err());
+        assertTrue(sub.json().get("dp").asBoolean());
+        // the plain majority (gamma = 1) of 11 pure-DP votes is not 3 eps-DP
+        Run one = run("darrm-verify", "--k", "11", "--m", "3", "--epsilon", "0.1", "--gamma", "1,1,1,1,1,1,1,1,1,1,1,1", "--json");
+        assertEquals(0, one.exitCode(), one.err());
+        assertFalse(one.json().get("dp").asBoolean());
+        JsonNode c = one.json().get("certificate");
+        assertTrue(c.get("maxCost").asDouble() > c.get("bound").asDouble());
+
+        StringBuilder b = new StringBuilder();
+        for (int t = 1; t <= 11; t++) {
+            b.append(t == 1 ? "" : ",").append("t").append(t);
+        }
+        b.append('\n');
+        SplittableRandom r = new SplittableRandom(4);
+        for (int q = 0; q < 300; q++) {
+            double p = r.nextDouble();
+            for (int t = 0; t < 11; t++) {
+                b.append(t == 0 ? "" : ",").append(r.nextDouble() < p ? 8 : 5);
+            }
+            b.append('\n');
+        }
+        Path votes = tmp.resolve("votes.csv");
+        Files.writeString(votes, b.toString());
+        String[] base = {"darrm-aggregate", "--votes", votes.toString(), "--k", "11", "--m", "3", "--epsilon", "0.0892", "--delta-mech", "1e-4", "--delta",
+            "3e-4", "--family", "sub", "--positive-label", "8", "--seed", "9", "--json"};
+        Run a1 = run(with(base, "--partitions", "1", "--out", tmp.resolve("a1").toString()));
+        assertEquals(0, a1.exitCode(), a1.err());
+        Run a4 = run(with(base, "--partitions", "4", "--out", tmp.resolve("a4").toString()));
+        assertEquals(0, a4.exitCode(), a4.err());
+        assertEquals(Files.readString(tmp.resolve("a1").resolve("labels.csv")), Files.readString(tmp.resolve("a4").resolve("labels.csv")));
+        JsonNode j = a1.json();
+        assertEquals(300, j.get("queries").asLong());
+        // Table 2 (m = 3, MNIST): per query (0.2676, 0.0003); 300 queries by Theorem 2.3 with delta' = 1e-4
+        assertEquals(0.2676, j.get("perQuery").get("epsilon").asDouble(), 1e-12);
+        assertTrue(j.get("total").get("general").get("epsilon").asDouble() < j.get("total").get("simple").get("epsilon").asDouble());
+        double agree = j.get("agreementWithMajority").asDouble();
+        assertTrue(agree > 0.5 && agree < 1, "gamma_Sub releases the majority often, not always: " + agree);
+        // gamma = 1 (m = K: no noise needed) releases exactly the majority
+        Run exact = run("darrm-aggregate", "--votes", votes.toString(), "--k", "11", "--m", "11", "--epsilon", "0.0892", "--family", "dsub",
+                "--positive-label", "8", "--json");
+        assertEquals(0, exact.exitCode(), exact.err());
+        assertEquals(1.0, exact.json().get("agreementWithMajority").asDouble());
+    }
+
+    @Test
+    void badInputIsAClearError(@TempDir Path tmp) throws Exception {
+        Path bad = tmp.resolve("bad.csv");
+        Files.writeString(bad, "a,b,c\n1,0,1\n1,0\n");
+        String[][] cases = {
+            {"--m", "darrm-optimize", "--k", "11", "--m", "12", "--epsilon", "0.1"},
+            {"--epsilon", "darrm-optimize", "--k", "11", "--m", "3", "--epsilon", "0"},
+            {"--delta-mech", "darrm-optimize", "--k", "11", "--m", "3", "--epsilon", "0.1", "--delta-mech", "1"},
+            {"--k", "darrm-optimize", "--k", "10", "--m", "3", "--epsilon", "0.1"},
+            {"--gamma", "darrm-verify", "--k", "3", "--m", "1", "--epsilon", "0.1", "--gamma", "1,1,1"},
+            {"--gamma", "darrm-verify", "--k", "3", "--m", "1", "--epsilon", "0.1", "--gamma", "1,1.5,1.5,1"},
+            {"--gamma", "darrm-verify", "--k", "3", "--m", "1", "--epsilon", "0.1", "--gamma", "1,0.5,0.4,1"},
+            {"--votes", "darrm-aggregate", "--votes", bad.toString(), "--k", "3", "--m", "1", "--epsilon", "0.1", "--family", "sub"},
+        };
+        for (String[] c : cases) {
+            Path out = tmp.resolve("o" + c[0].length() + c.length);
+            String[] args = with(java.util.Arrays.copyOfRange(c, 1, c.length), "--out", out.toString());
+            Run r = run(args);
+            assertEquals(2, r.exitCode(), String.join(" ", args) + "\n" + r.err());
+            assertTrue(r.err().startsWith("error: " + c[0]), r.err());
+            assertFalse(Files.exists(out));
+        }
+        Run w = run("darrm-aggregate", "--votes", bad.toString(), "--k", "3", "--m", "1", "--epsilon", "0.1", "--family", "sub");
+        assertTrue(w.err().contains("row 3 has 2 columns"), w.err());
+    }
+
+    private static String[] with(String[] base, String... more) {
+        String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, a, base.length, more.length);
+        return a;
+    }
+}
