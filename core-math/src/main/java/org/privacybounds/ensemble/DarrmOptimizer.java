@@ -142,6 +142,11 @@ public final class DarrmOptimizer {
         return new Result(gamma(x), obj, bound, scan.max(), scan.argmax().counts(), scan.scanned(), rounds, active.size(), rescaled, factor);
     }
 
+    /** The LP over the given rows at once (the paper's method when the rows are all of P; a baseline). */
+    public static double[] fullLp(double[] c, List<ConstraintSet.Row> rows, double bound) {
+        return solve(c, rows, bound);
+    }
+
     /** The master LP over the given rows (ojAlgo). */
     static double[] solve(double[] c, List<ConstraintSet.Row> rows, double bound) {
         ExpressionsBasedModel model = new ExpressionsBasedModel();
