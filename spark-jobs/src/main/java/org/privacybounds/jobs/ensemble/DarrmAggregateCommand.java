@@ -65,7 +65,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
     @Option(names = "--positive-label", paramLabel = "L", description = "The vote value that counts as 1 (others as 0); without it votes must be 0 or 1.")
     String positiveLabel;
 
-    @Option(names = "--delta-prime", paramLabel = "D", defaultValue = "1e-4", description = "delta' of the general composition over the queries (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--queries-delta-prime", paramLabel = "D", defaultValue = "1e-4", description = "delta' of the general composition over the queries (default: ${DEFAULT-VALUE}).")
     double deltaPrime;
 
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Minimum Spark partitions of the votes file (default: Spark's choice).")
@@ -81,7 +81,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             throw new UserInputException("--votes", votes, "must be an existing CSV file with a header row");
         }
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
-            throw new UserInputException("--delta-prime", deltaPrime, "must be in (0, 1]");
+            throw new UserInputException("--queries-delta-prime", deltaPrime, "must be in (0, 1]");
         }
         OutputDir out = OutputDir.begin(spec, common);
         try {

@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5",
                 "  privacy-bounds darrm-optimize --k 101 --m 40 --epsilon 0.1 --verify high --json",
-                "  privacy-bounds darrm-optimize --k 35 --m 6.452149 --epsilon 0.1 --delta-mech 1e-5 --delta 0.100090 --out out/darrm-k35"})
+                "  privacy-bounds darrm-optimize --k 35 --m 1 --subsample 10 --delta-prime 0.1 --epsilon 0.1 --delta-mech 1e-5 --out out/darrm-k35",
+                "  privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --prior nonuniform --actual uniform:0:1,uniform:0:0.1,const:0.5"})
 public final class DarrmOptimizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -66,6 +67,38 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the separation scan (default: 8 x the default parallelism).")
     int partitions;
 
+    @Option(names = "--actual", paramLabel = "LIST", defaultValue = "uniform:0:1", split = ",",
+            description = "Actual laws of the p_i for the reported errors: uniform:A:B or const:P; the first is the JSON 'error' (default: ${DEFAULT-VALUE}).")
+    List<String> actual;
+
+    /** {lo, hi} of each --actual law. */
+    private List<double[]> actualLaws() {
+        List<double[]> laws = new ArrayList<>();
+        for (String a : actual) {
+            String[] p = a.trim().toLowerCase(Locale.ROOT).split(":");
+            try {
+                if (p.length == 3 && p[0].equals("uniform")) {
+                    double lo = Double.parseDouble(p[1]);
+                    double hi = Double.parseDouble(p[2]);
+                    if (lo >= 0 && hi <= 1 && lo < hi) {
+                        laws.add(new double[] {lo, hi});
+                        continue;
+                    }
+                } else if (p.length == 2 && p[0].equals("const")) {
+                    double v = Double.parseDouble(p[1]);
+                    if (v >= 0 && v <= 1) {
+                        laws.add(new double[] {v, v});
+                        continue;
+                    }
+                }
+            } catch (NumberFormatException e) {
+                // below
+            }
+            throw new UserInputException("--actual", a, "allowed: uniform:A:B (0 <= A < B <= 1) or const:P (0 <= P <= 1)");
+        }
+        return laws;
+    }
+
     @Override
     public Integer call() {
         ConstraintSet set = setting.set();
@@ -81,6 +114,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
         boolean high = mode.equals("high") || (mode.equals("auto") && set.size() <= 1_000_000);
+        List<double[]> laws = actualLaws();
         OutputDir out = OutputDir.begin(spec, common);
         try {
             PrintWriter err = spec.commandLine().getErr();
@@ -111,9 +145,10 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             OutputDir.mark(out, "optimize");
             Map<String, double[]> families = comparisons(set);
             Map<String, ErrorMetric.Estimate> errors = new LinkedHashMap<>();
-            errors.put("opt", ErrorMetric.expected(r.gamma(), 0, 1, errorSamples, common.seed));
+            double[] first = laws.get(0);
+            errors.put("opt", ErrorMetric.expected(r.gamma(), first[0], first[1], errorSamples, common.seed));
             for (Map.Entry<String, double[]> e : families.entrySet()) {
-                errors.put(e.getKey(), ErrorMetric.expected(e.getValue(), 0, 1, errorSamples, common.seed));
+                errors.put(e.getKey(), ErrorMetric.expected(e.getValue(), first[0], first[1], errorSamples, common.seed));
             }
             ObjectNode root = Json.object();
             root.put("command", "darrm-optimize");
@@ -126,7 +161,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             root.put("objective", r.objective());
             root.put("error", errors.get("opt").mean());
             root.put("errorStandardError", errors.get("opt").standardError());
-            root.put("errorMethod", "Monte Carlo mean of E(gamma; p) over p_i ~ U[0,1] iid, " + errorSamples + " draws, seed " + common.seed);
+            root.put("errorMethod", "Monte Carlo mean of E(gamma; p) over p_i ~ " + actual.get(0) + " iid, " + errorSamples + " draws, seed " + common.seed);
             ObjectNode cert = root.putObject("certificate");
             cert.put("maxCost", hp != null ? hp.maxCost().doubleValue() : r.maxCost());
             cert.put("bound", hp != null ? hp.bound().doubleValue() : r.bound());
@@ -154,6 +189,12 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 o.set("values", Json.MAPPER.valueToTree(e.getKey().equals("opt") ? r.gamma() : families.get(e.getKey())));
                 o.put("error", e.getValue().mean());
                 o.put("errorStandardError", e.getValue().standardError());
+                ArrayNode per = o.putArray("errors");
+                double[] g = e.getKey().equals("opt") ? r.gamma() : families.get(e.getKey());
+                for (int i = 0; i < laws.size(); i++) {
+                    ErrorMetric.Estimate est = i == 0 ? e.getValue() : ErrorMetric.expected(g, laws.get(i)[0], laws.get(i)[1], errorSamples, common.seed);
+                    per.addObject().put("actual", actual.get(i)).put("error", est.mean()).put("standardError", est.standardError());
+                }
             }
             root.put("units", "gamma(l) is a probability (l = number of ones among K votes); costs and bounds are e^{m eps} - 1 + 2 delta scale");
             PrintWriter o = spec.commandLine().getOut();
@@ -169,8 +210,15 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 }
                 o.printf(Locale.ROOT, "objective %.6f; certificate: max cost %.15g <= bound %.15g (%s)%s%n", r.objective(), cert.get("maxCost").asDouble(),
                         cert.get("bound").asDouble(), hp != null ? "60-digit" : "double", r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "");
-                for (var e : errors.entrySet()) {
-                    o.printf(Locale.ROOT, "error of gamma_%-6s %.5f +- %.5f%n", e.getKey(), e.getValue().mean(), e.getValue().standardError());
+                for (var e : cmp) {
+                    StringBuilder b = new StringBuilder();
+                    for (var x : e.get("errors")) {
+                        b.append(String.format(Locale.ROOT, "  %s: %.5f +- %.5f", x.get("actual").asText(), x.get("error").asDouble(), x.get("standardError").asDouble()));
+                    }
+                    o.printf(Locale.ROOT, "error of gamma_%-6s%s%n", e.get("gamma").asText(), b);
+                }
+                if (p.has("table3")) {
+                    o.println("Table 3 row: " + p.get("table3"));
                 }
             }
             o.flush();
@@ -202,14 +250,16 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
     private Map<String, double[]> comparisons(ConstraintSet set) {
         Map<String, double[]> f = new LinkedHashMap<>();
         double m = setting.m;
-        if (m == Math.rint(m)) {
+        if (setting.subsample != null) {
+            f.put("sub", NoiseFunctions.subsampling(set.k(), setting.subsample));
+        } else if (m == Math.rint(m)) {
             f.put("sub", NoiseFunctions.subsampling(set.k(), (int) m));
             if (setting.mechanismDelta == 0 && setting.delta() == 0) {
                 f.put("dsub", NoiseFunctions.doubleSubsampling(set.k(), (int) m));
             }
         }
-        double lambda = Math.min(1, set.k() * setting.mechanismDelta);
-        f.put("const", NoiseFunctions.constant(set.k(), NoiseFunctions.pConst(m, setting.epsilon, setting.delta(), set.k(), lambda)));
+        double[] tl = setting.majorityGuarantee();
+        f.put("const", NoiseFunctions.constant(set.k(), NoiseFunctions.pConst(m, setting.epsilon, setting.delta(), tl[0], tl[1])));
         return f;
     }
 

@@ -33,7 +33,43 @@ public final class DarrmOptions {
             description = "Prior of the mechanisms' p_i for the objective: uniform (the paper's, folded mean 0.75), nonuniform (U([0,.3] u [.7,1]), 0.85), beta:A:B, or mean:MU; the objective uses the folded mean E[max(p, 1-p)] (default: ${DEFAULT-VALUE}).")
     String prior;
 
+    @Option(names = "--subsample", paramLabel = "M",
+            description = "Appendix D.1.1 (Table 3): hold every algorithm to the general-composition guarantee of subsampling M mechanisms: m = eps'(M)/eps, delta = 1 - (1 - Delta)^M (1 - delta'); give --m 1 (it is replaced).")
+    Integer subsample;
+
+    @Option(names = "--delta-prime", paramLabel = "D", defaultValue = "0.1", description = "delta' of the general composition with --subsample (default: ${DEFAULT-VALUE}).")
+    double deltaPrime;
+
+    /** Applies --subsample: m and delta from Theorem 2.3. */
+    void resolve() {
+        if (subsample == null) {
+            return;
+        }
+        if (subsample < 1 || subsample > k) {
+            throw new UserInputException("--subsample", subsample, "must be in 1..K = " + k);
+        }
+        if (!(deltaPrime > 0 && deltaPrime < 1)) {
+            throw new UserInputException("--delta-prime", deltaPrime, "must be in (0, 1)");
+        }
+        if (!(epsilon > 0) || Double.isInfinite(epsilon) || !(mechanismDelta >= 0 && mechanismDelta < 1)) {
+            return;
+        }
+        org.privacybounds.ensemble.Composition.Guarantee g = org.privacybounds.ensemble.Composition.general(subsample, epsilon, mechanismDelta, deltaPrime);
+        m = g.epsilon() / epsilon;
+        delta = g.delta();
+    }
+
+    /** (tau, lambda) of the true majority of all K: simple composition, or general with --subsample. */
+    double[] majorityGuarantee() {
+        if (subsample == null) {
+            return new double[] {k, Math.min(1, k * mechanismDelta)};
+        }
+        org.privacybounds.ensemble.Composition.Guarantee g = org.privacybounds.ensemble.Composition.general(k, epsilon, mechanismDelta, deltaPrime);
+        return new double[] {g.epsilon() / epsilon, g.delta()};
+    }
+
     ConstraintSet set() {
+        resolve();
         if (k < 1 || k % 2 == 0) {
             throw new UserInputException("--k", k, "must be an odd number >= 1");
         }
@@ -100,5 +136,16 @@ public final class DarrmOptions {
         p.put("delta", delta());
         p.put("prior", prior);
         p.put("priorFoldedMean", foldedMean());
+        if (subsample != null) {
+            p.put("subsample", subsample);
+            p.put("deltaPrime", deltaPrime);
+            double[] tl = majorityGuarantee();
+            ObjectNode t = p.putObject("table3");
+            t.put("m", m);
+            t.put("tau", tl[0]);
+            t.put("lambda", tl[1]);
+            t.put("mEpsilon", m * epsilon);
+            t.put("delta", delta());
+        }
     }
 }
