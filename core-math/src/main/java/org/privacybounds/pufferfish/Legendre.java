@@ -9,11 +9,11 @@ import org.privacybounds.validation.BadInputException;
  * Legendre functions of the first kind on {@code x >= 1}, in log space.
  *
  * <p>For real degree {@code nu >= 0}, Laplace's integral
- * \( P_\nu(x) = \frac{1}{\pi} \int_0^\pi (x + \sqrt{x^2-1}\cos t)^\nu \, dt \).
+ * \( P_\nu(x) = \frac{1}{\pi} \int_0^\pi (x + \sqrt{x^2-1}\cos t)^\nu \, dt \),
  * computed by Gauss-Legendre quadrature after a change of variable (see {@link #logLaplaceIntegral}).
- * Integer degrees up to 2000 use
- * the three-term recurrence {@code (n+1) P_{n+1} = (2n+1) x P_n - n P_{n-1}}, which on {@code x >= 1}
- * only adds positive multiples of the dominant solution.
+ * Integer degrees up to 2000 use the forward three-term recurrence
+ * {@code (n+1) P_{n+1} = (2n+1) x P_n - n P_{n-1}}, stable on {@code x >= 1} where P_n is the dominant
+ * (growing) solution; the tests compare it with the integral.
  *
  * <p>{@link #logPositivePart} is the paper's \(\bar Q_n\) of Corollary 4.1: the Legendre polynomial
  * with every negative coefficient dropped, summed from its exact coefficients
