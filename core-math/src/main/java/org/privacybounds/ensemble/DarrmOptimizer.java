@@ -142,13 +142,8 @@ public final class DarrmOptimizer {
         return new Result(gamma(x), obj, bound, scan.max(), scan.argmax().counts(), scan.scanned(), rounds, active.size(), rescaled, factor);
     }
 
-    /** The LP over the given rows at once (the paper's method when the rows are all of P; a baseline). */
-    public static double[] fullLp(double[] c, List<ConstraintSet.Row> rows, double bound) {
-        return solve(c, rows, bound);
-    }
-
-    /** The master LP over the given rows (ojAlgo). */
-    static double[] solve(double[] c, List<ConstraintSet.Row> rows, double bound) {
+    /** The LP over the given rows (ojAlgo): the master LP, or, over all of P, the paper's method (the benchmark's baseline). */
+    public static double[] solve(double[] c, List<ConstraintSet.Row> rows, double bound) {
         ExpressionsBasedModel model = new ExpressionsBasedModel();
         Variable[] v = new Variable[c.length];
         for (int i = 0; i < c.length; i++) {

@@ -5,12 +5,31 @@ import java.util.SplittableRandom;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The error of DaRRM (Definition 2.4): the total variation between its output and the true majority,
+ * DaRRM's release (Algorithm 1) and its error (Definition 2.4): the total variation between its output and the true majority,
  * {@code E(gamma; p) = |1/2 sum_{l >= mid} (alpha_l - alpha_{K-l}) (1 - gamma(l))|} for a symmetric gamma, and
  * its mean over p_i drawn iid from a uniform law (spec section 5.5), by seeded Monte Carlo.
  */
 public final class ErrorMetric {
     private ErrorMetric() {
+    }
+
+    /** One output of Algorithm 1: the label and whether it is the true majority's (the coin came up 1). */
+    public record Release(int label, boolean majorityReleased) {
+    }
+
+    /**
+     * Algorithm 1 for one query with {@code ones} votes of 1 among K = gamma.length - 1: with probability
+     * gamma(ones) the majority {@code 1{ones >= (K+1)/2}}, else a fair bit (drawn only then).
+     */
+    public static Release release(double[] gamma, int ones, SplittableRandom random) {
+        int k = gamma.length - 1;
+        if (ones < 0 || ones > k) {
+            throw new BadInputException("ones", ones, "must be in 0..K = " + k);
+        }
+        if (random.nextDouble() < gamma[ones]) {
+            return new Release(2 * ones > k ? 1 : 0, true);
+        }
+        return new Release(random.nextBoolean() ? 1 : 0, false);
     }
 
     /** {@code P(DaRRM_gamma = 1) = sum_l (gamma(l) 1{l >= mid} + (1 - gamma(l))/2) alpha_l}. */

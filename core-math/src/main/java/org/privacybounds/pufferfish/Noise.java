@@ -32,8 +32,17 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
     /** The same family at another scale. */
     Noise withScale(double scale);
 
-    /** {@code R_alpha(zeta, z)} for {@code alpha > 1}; {@code alpha = +inf} gives {@link #renyiInfinity}. */
-    double renyi(double alpha, double z);
+    /**
+     * {@code R_alpha(zeta, z) = log phi_alpha(z) / (alpha - 1)} for {@code alpha > 1} (the divergence at shift z, as
+     * {@link #logShiftFactor} with alpha' = alpha: the laws are symmetric); {@code alpha = +inf} gives {@link #renyiInfinity}.
+     */
+    default double renyi(double alpha, double z) {
+        Require.renyiOrder("alpha", alpha);
+        if (alpha == Double.POSITIVE_INFINITY) {
+            return renyiInfinity(z);
+        }
+        return logShiftFactor(alpha, z) / (alpha - 1);
+    }
 
     /** {@code R_inf(zeta, z) = log sup_y zeta(y - z) / zeta(y)}. */
     double renyiInfinity(double z);
@@ -90,15 +99,6 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         }
 
         @Override
-        public double renyi(double alpha, double z) {
-            Require.renyiOrder("alpha", alpha);
-            if (alpha == Double.POSITIVE_INFINITY) {
-                return renyiInfinity(z);
-            }
-            return alpha * z * z / (2 * scale * scale);
-        }
-
-        @Override
         public double renyiInfinity(double z) {
             return z == 0 ? 0 : Double.POSITIVE_INFINITY;
         }
@@ -145,15 +145,6 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         @Override
         public Noise withScale(double s) {
             return new Laplace(s);
-        }
-
-        @Override
-        public double renyi(double alpha, double z) {
-            Require.renyiOrder("alpha", alpha);
-            if (alpha == Double.POSITIVE_INFINITY) {
-                return renyiInfinity(z);
-            }
-            return logShiftFactor(alpha, z) / (alpha - 1);
         }
 
         @Override
@@ -214,15 +205,6 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         /** {@code log K_k}. */
         public double logK() {
             return 0.5 * Math.log(Math.PI) + LogGamma.value(k / 2.0) - LogGamma.value((k - 1) / 2.0);
-        }
-
-        @Override
-        public double renyi(double alpha, double z) {
-            Require.renyiOrder("alpha", alpha);
-            if (alpha == Double.POSITIVE_INFINITY) {
-                return renyiInfinity(z);
-            }
-            return logShiftFactor(alpha, z) / (alpha - 1);
         }
 
         @Override

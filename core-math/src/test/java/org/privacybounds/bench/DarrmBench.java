@@ -46,7 +46,7 @@ public final class DarrmBench {
                 for (int rep = 0; rep < 2; rep++) {
                     long t1 = System.nanoTime();
                     ConstraintSet.ScanResult all = set.scanAll(new double[set.free()], em, Double.NEGATIVE_INFINITY, Integer.MAX_VALUE);
-                    double[] x = DarrmOptimizer.fullLp(obj, all.above(), ConstraintSet.bound(m, 0.1, delta));
+                    double[] x = DarrmOptimizer.solve(obj, all.above(), ConstraintSet.bound(m, 0.1, delta));
                     base = (System.nanoTime() - t1) / 1e9;
                     baseObj = 0;
                     for (int i = 0; i < x.length; i++) {

@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.ensemble.Composition;
 import org.privacybounds.ensemble.ConstraintSet;
+import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
@@ -118,11 +119,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                                     "votes must be 0 or 1 (or give --positive-label)");
                         }
                     }
-                    SplittableRandom r = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1)));
-                    boolean coin = r.nextDouble() < gamma[l];
-                    long majority = 2 * l > k ? 1 : 0;
-                    long label = coin ? majority : r.nextBoolean() ? 1 : 0;
-                    res.add(new long[] {t._2(), l, coin ? 1 : 0, label, majority});
+                    ErrorMetric.Release rel = ErrorMetric.release(gamma, l, new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1))));
+                    res.add(new long[] {t._2(), l, rel.majorityReleased() ? 1 : 0, rel.label(), 2 * l > k ? 1 : 0});
                 }
                 return res.iterator();
             });

@@ -103,17 +103,14 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
     public Integer call() {
         ConstraintSet set = setting.set();
         double[] c = setting.objective();
-        String mode = verify.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("auto", "double", "high").contains(mode)) {
-            throw new UserInputException("--verify", verify, "allowed: auto, double, high");
-        }
         if (errorSamples < 2) {
             throw new UserInputException("--error-samples", errorSamples, "must be >= 2");
         }
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        boolean high = mode.equals("high") || (mode.equals("auto") && set.size() <= 1_000_000);
+        boolean high = DarrmOptions.highPrecision(verify, set.size());
+        String mode = verify.trim().toLowerCase(Locale.ROOT);
         List<double[]> laws = actualLaws();
         OutputDir out = OutputDir.begin(spec, common);
         try {

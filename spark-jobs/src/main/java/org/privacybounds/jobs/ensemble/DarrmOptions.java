@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.ensemble;
 
+import java.util.List;
 import java.util.Locale;
 
 import org.apache.commons.statistics.distribution.BetaDistribution;
@@ -90,6 +91,15 @@ public final class DarrmOptions {
             throw new UserInputException("--delta", d, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
         }
         return ConstraintSet.of(k, epsilon, mechanismDelta);
+    }
+
+    /** The --verify choice of darrm-optimize and darrm-verify: true for the 60-digit pass (auto: up to 1,000,000 constraints). */
+    static boolean highPrecision(String verify, long constraints) {
+        String mode = verify.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("auto", "double", "high").contains(mode)) {
+            throw new UserInputException("--verify", verify, "allowed: auto, double, high");
+        }
+        return mode.equals("high") || (mode.equals("auto") && constraints <= 1_000_000);
     }
 
     double delta() {

@@ -56,11 +56,8 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ConstraintSet set = setting.set();
+        boolean high = DarrmOptions.highPrecision(verify, set.size());
         String mode = verify.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("auto", "double", "high").contains(mode)) {
-            throw new UserInputException("--verify", verify, "allowed: auto, double, high");
-        }
-        boolean high = mode.equals("high") || (mode.equals("auto") && set.size() <= 1_000_000);
         double em = Math.exp(setting.m * setting.epsilon);
         OutputDir out = OutputDir.begin(spec, common);
         try {

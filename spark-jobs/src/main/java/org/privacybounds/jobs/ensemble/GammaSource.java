@@ -62,15 +62,7 @@ public final class GammaSource {
         if (g.length != s.k + 1) {
             throw new UserInputException("--gamma", g.length + " values", "needs K + 1 = " + (s.k + 1) + " values, gamma(0..K)");
         }
-        for (int l = 0; l < g.length; l++) {
-            if (!(g[l] >= 0 && g[l] <= 1)) {
-                throw new UserInputException("--gamma", "gamma(" + l + ") = " + g[l], "every value must be in [0, 1]");
-            }
-            if (g[l] != g[g.length - 1 - l]) {
-                throw new UserInputException("--gamma", "gamma(" + l + ") = " + g[l] + ", gamma(" + (g.length - 1 - l) + ") = " + g[g.length - 1 - l],
-                        "must be symmetric: gamma(l) = gamma(K - l)");
-            }
-        }
+        NoiseFunctions.check("--gamma", g);
         return g;
     }
 

@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -171,17 +170,13 @@ public final class PabiCommand implements Callable<Integer> {
         }
         List<Correlation> parsed = new ArrayList<>();
         for (String c : corrTexts) {
-            parsed.add(c.startsWith("file:") ? null : Correlation.parse("--correlation", c));
+            Correlation corr = c.startsWith("file:") ? readCovariance(c) : Correlation.parse("--correlation", c);
+            corr.rho((int) maxT, secretIndex);
+            parsed.add(corr);
         }
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "pabi");
-            for (int k = 0; k < corrTexts.size(); k++) {
-                if (parsed.get(k) == null) {
-                    parsed.set(k, readCovariance(spark, corrTexts.get(k)));
-                }
-                parsed.get(k).rho((int) maxT, secretIndex);
-            }
             List<Point> points = new ArrayList<>();
             for (int k = 0; k < corrTexts.size(); k++) {
                 for (Setting s : settings) {
@@ -314,32 +309,33 @@ public final class PabiCommand implements Callable<Integer> {
         return r;
     }
 
-    private static Correlation readCovariance(SparkSession spark, String text) {
+    /** A covariance matrix from a CSV file (a non-numeric first row is a header). */
+    private static Correlation readCovariance(String text) {
         Path file = Path.of(text.substring(5));
         if (!Files.isRegularFile(file)) {
             throw new UserInputException("--correlation", text, "file:CSV needs an existing CSV file holding a covariance matrix");
         }
-        List<Row> rows = spark.read().option("header", false).csv(file.toString()).collectAsList();
+        List<String[]> rows;
+        try {
+            rows = Csv.parse(file);
+        } catch (java.io.IOException e) {
+            throw new UserInputException("--correlation", text, "cannot be read (" + e.getMessage() + ")");
+        }
         List<double[]> m = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
-            Row r = rows.get(i);
-            double[] v = new double[r.size()];
-            boolean numeric = true;
-            for (int j = 0; j < r.size(); j++) {
-                try {
-                    v[j] = Double.parseDouble(r.isNullAt(j) ? "" : r.getString(j).trim());
-                } catch (NumberFormatException e) {
-                    if (i == 0) {
-                        numeric = false;
-                        break;
-                    }
-                    throw new UserInputException("--correlation", text + " row " + (i + 1) + " column " + (j + 1) + " '" + r.get(j) + "'",
-                            "every entry of the covariance must be a number");
+            String[] r = rows.get(i);
+            double[] v = new double[r.length];
+            try {
+                for (int j = 0; j < r.length; j++) {
+                    v[j] = Double.parseDouble(r[j] == null ? "" : r[j].trim());
                 }
+            } catch (NumberFormatException e) {
+                if (i == 0) {
+                    continue;
+                }
+                throw new UserInputException("--correlation", text + " row " + (i + 1), "every entry of the covariance must be a number");
             }
-            if (numeric) {
-                m.add(v);
-            }
+            m.add(v);
         }
         if (m.isEmpty()) {
             throw new UserInputException("--correlation", text, "the covariance file has no numeric rows");

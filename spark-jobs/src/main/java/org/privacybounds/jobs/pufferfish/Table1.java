@@ -23,16 +23,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class Table1 {
     /** One row: file, columns, query, declared domain (DP sensitivity), the paper's three printed numbers. */
-    private record Spec(String name, String file, String value, String secret, String query, String range, String paperDelta, double paperWInf,
+    private record Spec(String name, String file, String value, String secret, String query, Double domainWidth, String paperDelta, double paperWInf,
             double paperW2, String noteWInf, String noteW2) {
     }
 
     private static final List<Spec> ROWS = List.of(
-            new Spec("Student Scores", "uci_student_mat.csv", "G3", "paid", "identity", "0:20", "20", 8, 2.76, null,
+            new Spec("Student Scores", "uci_student_mat.csv", "G3", "paid", "identity", 20.0, "20", 8, 2.76, null,
                     "misprint: the exact W_2 is 2.2760 (sqrt(200643/38734)); 2.76 drops a digit of 2.276 (no column or subset gives 2.76)"),
             new Spec("Heart Disease", "uci_heart_cleveland_processed.csv", "age", "num", "identity", null, ">=100", 8, 7.80,
                     "misprint: the exact max W_inf is 13 (pairs num 0-2 and 0-4); 8 is only the 1-2 pair, probably copied from the Student row", null),
-            new Spec("Adult", "uci_adult_data.csv", "income", "race", "indicator:>50K", "0:1", "1", 1, 0.42, null, null));
+            new Spec("Adult", "uci_adult_data.csv", "income", "race", "indicator:>50K", 1.0, "1", 1, 0.42, null, null));
 
     private Table1() {
     }
@@ -52,7 +52,7 @@ final class Table1 {
                 Path file = c.datasets.resolve(s.file());
                 ConditionalLaws.Result laws = ConditionalLaws.read(spark, file, s.value(), s.secret(), s.query(), null, false);
                 Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, Double.NaN);
-                double delta = s.range() == null ? r.range() : Double.parseDouble(s.range().split(":")[1]) - Double.parseDouble(s.range().split(":")[0]);
+                double delta = s.domainWidth() == null ? r.range() : s.domainWidth();
                 ObjectNode row = table.addObject();
                 row.put("dataset", s.name());
                 row.put("file", s.file());
@@ -62,7 +62,7 @@ final class Table1 {
                 row.put("rows", laws.rows());
                 row.put("secretValues", laws.laws().size());
                 row.put("range", delta);
-                row.put("rangeSource", s.range() == null ? "observed min..max (the paper gives only a lower bound, >= 100)" : "domain " + s.range());
+                row.put("rangeSource", s.domainWidth() == null ? "observed min..max (the paper gives only a lower bound, >= 100)" : "width of the value domain");
                 row.put("wInf", r.wInfinity());
                 row.set("wInfPair", Json.MAPPER.valueToTree(List.of(r.wInfinityPair().s(), r.wInfinityPair().t())));
                 row.put("w2", r.wP());
