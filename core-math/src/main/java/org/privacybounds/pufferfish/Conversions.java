@@ -20,14 +20,24 @@ public final class Conversions {
         return new Pp(e, alpha == Double.POSITIVE_INFINITY ? 0 : delta, alpha);
     }
 
-    /** Proposition 4.1: (alpha, eps, delta)-approximate RPP gives {@code (eps + log(1/delta)/(alpha - 1), 2 delta)}-PP; Proposition C.1 for alpha = inf. */
-    public static Pp fromApproximateRenyi(double alpha, double epsilon, double delta) {
+    /**
+     * From (alpha, eps, delta)-approximate RPP to {@code (eps + log(1/delta')/(alpha - 1), delta + (1 - delta) delta')}-PP, for
+     * any {@code delta'} in (0, 1). Derivation (the proof of Proposition 4.1, with its two deltas kept apart): on the events of
+     * probability {@code 1 - delta}, Proposition 2.2 at {@code delta'} bounds the conditional laws; outside them at most
+     * {@code delta} of mass is left. Proposition 4.1 as printed is the case {@code delta' = delta} (then {@code 2 delta - delta^2},
+     * stated as {@code 2 delta}). For {@code alpha = inf}: {@code (eps, delta)}-PP (Proposition C.1) and {@code delta'} is unused.
+     *
+     * @param approximationDelta the delta of the approximate RPP guarantee (the mechanism's own, e.g. GAWM's)
+     * @param conversionDelta    the delta' of the Renyi-to-PP step
+     */
+    public static Pp fromApproximateRenyi(double alpha, double epsilon, double approximationDelta, double conversionDelta) {
         Require.renyiOrder("alpha", alpha);
-        Require.openUnitInterval("delta", delta);
+        Require.openUnitInterval("approximation delta", approximationDelta);
         if (alpha == Double.POSITIVE_INFINITY) {
-            return new Pp(epsilon, delta, alpha);
+            return new Pp(epsilon, approximationDelta, alpha);
         }
-        return new Pp(epsilon - Math.log(delta) / (alpha - 1), 2 * delta, alpha);
+        Require.openUnitInterval("conversion delta", conversionDelta);
+        return new Pp(epsilon - Math.log(conversionDelta) / (alpha - 1), approximationDelta + (1 - approximationDelta) * conversionDelta, alpha);
     }
 
     /** The best conversion over a curve eps(alpha): the smallest {@code eps(alpha) + log(1/delta)/(alpha-1)}. */

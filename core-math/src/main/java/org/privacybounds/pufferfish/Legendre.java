@@ -20,7 +20,11 @@ import org.privacybounds.validation.BadInputException;
  * \( 2^{-n} \binom{n}{k}\binom{2n-2k}{n} \) (k even), all terms positive.
  */
 public final class Legendre {
-    private static final double TOLERANCE = 1e-14;
+    /** Relative accuracy of each quadrature piece (1e-14 is below what sums of doubles reliably reach, and then never converged). */
+    private static final double TOLERANCE = 1e-13;
+    /** Refinement rounds and evaluations per piece: a piece that does not converge is an error, not a hang. */
+    private static final int MAX_ITERATIONS = 64;
+    private static final int MAX_EVALUATIONS = 2_000_000;
 
     private Legendre() {
     }
@@ -76,22 +80,30 @@ public final class Legendre {
      * relative accuracy 1e-14 per piece; every integrand value is positive.
      */
     static double logLaplaceIntegral(double nu, double x) {
-        double top = x + Math.sqrt((x - 1) * (x + 1));
-        double e = 1 / (top * top);
-        IterativeLegendreGaussIntegrator gauss = new IterativeLegendreGaussIntegrator(16, TOLERANCE, Double.MIN_NORMAL);
-        double sum = gauss.integrate(Integer.MAX_VALUE, phi -> {
+        // log(x + sqrt(x^2 - 1)) without overflow of x^2 (x may be near Double.MAX_VALUE)
+        double logTop = x < 1e8 ? Math.log(x + Math.sqrt((x - 1) * (x + 1))) : Math.log(x) + Math.log1p(Math.sqrt((1 - 1 / x) * (1 + 1 / x)));
+        double e = Math.exp(-2 * logTop);
+        IterativeLegendreGaussIntegrator gauss = new IterativeLegendreGaussIntegrator(16, TOLERANCE, Double.MIN_NORMAL, 1, MAX_ITERATIONS);
+        double sum = gauss.integrate(MAX_EVALUATIONS, phi -> {
             double u = Math.sin(phi);
             return Math.pow(e + (1 - e) * u * u, nu);
         }, Math.PI / 6, Math.PI / 2);
         double a = 0;
         double b = Math.min(0.5, Math.sqrt(e));
+        if (b < 1e-140) {
+            // x above ~1e140: e is (sub)normal-tiny and the integrand on [0, 1e-140] is at most (e + 1e-280)^nu / 0.86,
+            // less than 1e-140 of the integral (at least 0.1 on [1/2, 1]); the grading starts there, away from subnormals
+            a = 1e-140;
+            b = 4e-140;
+        }
         while (a < 0.5) {
             double lo = a;
-            sum += gauss.integrate(Integer.MAX_VALUE, u -> Math.pow(e + (1 - e) * u * u, nu) / Math.sqrt((1 - u) * (1 + u)), lo, b);
+            sum += gauss.integrate(MAX_EVALUATIONS, u -> Math.pow(e + (1 - e) * u * u, nu) / Math.sqrt((1 - u) * (1 + u)), lo, b);
             a = b;
-            b = Math.min(0.5, 4 * b);
+            // the last piece takes what is left, never a sliver narrower than the piece before it
+            b = 8 * b >= 0.5 ? 0.5 : 4 * b;
         }
-        return nu * Math.log(top) + Math.log(2 / Math.PI * sum);
+        return nu * logTop + Math.log(2 / Math.PI * sum);
     }
 
     /** {@code log Qbar_n(y)}: the Legendre polynomial of degree n with its negative coefficients dropped; {@code y >= 0}. */

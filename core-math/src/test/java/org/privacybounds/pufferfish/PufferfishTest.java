@@ -24,6 +24,7 @@ import org.apache.commons.math3.optim.linear.NonNegativeConstraint;
 import org.apache.commons.math3.optim.linear.Relationship;
 import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
+import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.validation.BadInputException;
 
@@ -291,6 +292,25 @@ class PufferfishTest {
         assertEquals(l.renyi(2, 1), NumericDivergence.supremum(l::logDensity, 1, 2, 1, 8), 1e-8);
     }
 
+    /** Laplace's integral converges for every degree and argument the mechanisms reach (it once looped at nu = 1.5, x = 4.07). */
+    @Test
+    void legendreFunctionsConvergeEverywhere() {
+        assertEquals(Legendre.logP(2, 4.070084018689929), Math.log((3 * 4.070084018689929 * 4.070084018689929 - 1) / 2), 1e-13);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 2000; i++) {
+            double nu = 0.25 + 20 * r.nextDouble();
+            double x = 1 + Math.pow(10, -20 + 328 * r.nextDouble());
+            double v = Legendre.logP(nu, x);
+            assertTrue(Double.isFinite(v) && v >= 0, nu + " " + x + " " + v);
+            if (x > 1e12) {
+                // P_nu(x) ~ Gamma(nu + 1/2) / (sqrt(pi) Gamma(nu + 1)) (2x)^nu, relative error O(x^-2) + O(x^(-2nu-1))
+                double lead = LogGamma.value(nu + 0.5) - 0.5 * Math.log(Math.PI) - LogGamma.value(nu + 1) + nu * (Math.log(2) + Math.log(x));
+                assertEquals(lead, v, 1e-11 * Math.max(1, Math.abs(lead)), nu + " " + x);
+            }
+        }
+        assertEquals(1.5 * Math.log(2 * 1e300) + LogGamma.value(2) - 0.5 * Math.log(Math.PI) - LogGamma.value(2.5), Legendre.logP(1.5, 1e300), 1e-12);
+    }
+
     @Test
     void calibrationRoundTrips() {
         for (Noise n : List.of(new Noise.Gaussian(1), new Noise.Laplace(1), new Noise.Cauchy(1, 2), new Noise.Cauchy(1, 3))) {
@@ -345,9 +365,14 @@ class PufferfishTest {
         Conversions.Pp best = Conversions.bestFromRenyi(new double[] {2, 5, 20}, new double[] {1 * 2 / 2.0, 5 / 2.0, 20 / 2.0}, 1e-5);
         assertEquals(5, best.alpha());
         assertEquals(2.5 + Math.log(1e5) / 4, best.epsilon(), 1e-12);
-        Conversions.Pp approx = Conversions.fromApproximateRenyi(2, 1, 1e-5);
-        assertEquals(2e-5, approx.delta());
+        // Proposition 4.1 is the case delta' = delta: 2 delta - delta^2 (printed as 2 delta)
+        Conversions.Pp approx = Conversions.fromApproximateRenyi(2, 1, 1e-5, 1e-5);
+        assertEquals(2e-5 - 1e-10, approx.delta(), 1e-20);
         assertEquals(12.512925, approx.epsilon(), TOL);
+        // the approximation's delta always stays in the PP delta, whatever delta' the conversion uses
+        Conversions.Pp split = Conversions.fromApproximateRenyi(2, 0.1, 0.05, 1e-5);
+        assertEquals(0.05 + 0.95e-5, split.delta(), 1e-18);
+        assertEquals(0.05, Conversions.fromApproximateRenyi(Double.POSITIVE_INFINITY, 0.1, 0.05, 1e-5).delta());
         assertEquals(1 + 2 * 0.1, CloseAdversary.pure(1, new double[] {0.3, 0.1}), 1e-15);
         // A.5 with Gaussian noise equals Corollary A.1 (sigma^2 = q(alpha - 1/p) Delta_G^2 / (2 eps))
         double alpha = 2;

@@ -20,10 +20,9 @@ import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
-import org.privacybounds.pufferfish.Conversions;
 import org.privacybounds.pufferfish.DiscreteLaw;
-import org.privacybounds.pufferfish.Mechanisms;
 import org.privacybounds.pufferfish.Noise;
+import org.privacybounds.pufferfish.Releases;
 import org.privacybounds.pufferfish.Sensitivities;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -94,7 +93,8 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
     @Option(names = "--approx-delta", paramLabel = "D", description = "Also the approximate mechanism (GAWM): Delta_G,delta and its epsilon, delta in (0,1).")
     Double approxDelta;
 
-    @Option(names = "--pp-delta", paramLabel = "D", defaultValue = "1e-5", description = "delta of the (eps, delta)-PP conversion of each release (Proposition 2.2; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--pp-delta", paramLabel = "D", defaultValue = "1e-5",
+            description = "delta' of the Renyi-to-(eps, delta)-PP conversion of each release (Proposition 2.2; default: ${DEFAULT-VALUE}). A GAWM release adds its own --approx-delta: its PP delta is approx + (1 - approx) delta'.")
     double ppDelta;
 
     @Option(names = "--table1", description = "Reproduce Table 1: Student (G3 by paid), Heart (age by num), Adult (income by race) from --datasets.")
@@ -218,102 +218,40 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
         }
         ArrayNode releases = root.putArray("releases");
         ArrayNode alternatives = root.putArray("alternatives");
+        double approx = approxDelta == null ? Double.NaN : approxDelta;
         for (Noise family : families) {
-            List<Release> options = new ArrayList<>();
-            options.add(gwm(family, r.wInfinity(), alpha));
-            options.add(dagwm(family, laws.laws(), r.wP(), alpha));
-            if (approxDelta != null) {
-                options.add(gawm(family, r.nearRadius(), alpha));
-            }
-            // the paper's pairing (Table 1): GWM for Gaussian and Laplace, the W_2 (distribution-aware) mechanism for Cauchy
-            Release primary = family instanceof Noise.Cauchy && alpha < Double.POSITIVE_INFINITY ? options.get(1) : options.get(0);
-            releases.add(primary.json(family, alpha, ppDelta));
-            for (Release x : options) {
-                if (x != primary) {
-                    alternatives.add(x.json(family, alpha, ppDelta));
-                }
-            }
-            if (family instanceof Noise.Cauchy c && c.k() == 2 && alpha == 2) {
-                ObjectNode paper = alternatives.addObject();
-                double sc = primary.scale;
-                paper.put("noise", family.family()).put("mechanism", "Cor. 4.1 (paper form)").put("scale", sc).put("alpha", alpha);
-                Json.put(paper, "epsilon", Mechanisms.cauchyCorollary41(r.wP(), (Noise.Cauchy) family.withScale(sc), 1, 2, 1, true));
-                paper.put("sensitivity", r.wP());
-                paper.put("method", "log(1 + W_2^2 / scale^2): the printed bound, valid but looser than the exact log(1 + W_2^2 / (2 scale^2))");
-            }
+            Releases.Setting setting = scale != null ? Releases.Setting.atScale(family, alpha, scale, ppDelta)
+                    : Releases.Setting.atTarget(family, alpha, targetEpsilon(), ppDelta);
+            Releases.Family f = Releases.of(setting, laws.laws(), r, approx);
+            releases.add(json(f.primary()));
+            f.alternatives().forEach(x -> alternatives.add(json(x)));
         }
         root.put("units", "sensitivities in the units of f(X); epsilon in nats; scale: Gaussian standard deviation, Laplace b, Cauchy scale");
         return root;
     }
 
-    /** One mechanism at the given scale, or calibrated to the target epsilon. */
-    private record Release(String mechanism, double sensitivity, double scale, double epsilon, String method) {
-        ObjectNode json(Noise family, double alpha, double ppDelta) {
-            ObjectNode o = Json.object();
-            o.put("noise", family.family());
-            o.put("mechanism", mechanism);
-            Json.put(o, "scale", scale);
-            Json.put(o, "alpha", alpha);
-            if (alpha == Double.POSITIVE_INFINITY) {
-                o.put("alpha", "inf");
-            }
-            Json.put(o, "epsilon", epsilon);
-            o.put("sensitivity", sensitivity);
-            if (alpha < Double.POSITIVE_INFINITY && Double.isFinite(epsilon)) {
-                Conversions.Pp pp = mechanism.startsWith("GAWM") ? Conversions.fromApproximateRenyi(alpha, epsilon, ppDelta)
-                        : Conversions.fromRenyi(alpha, epsilon, ppDelta);
-                o.put("ppEpsilon", pp.epsilon());
-                o.put("ppDelta", pp.delta());
-            }
-            o.put("method", method);
-            return o;
+    /** One release as the JSON of the contract: its Renyi epsilon and the (eps, delta)-PP guarantee derived from it. */
+    private static ObjectNode json(Releases.Release r) {
+        ObjectNode o = Json.object();
+        o.put("noise", r.family().family());
+        o.put("mechanism", r.mechanism());
+        Json.put(o, "scale", r.scale());
+        if (r.alpha() == Double.POSITIVE_INFINITY) {
+            o.put("alpha", "inf");
+        } else {
+            o.put("alpha", r.alpha());
         }
-    }
-
-    private Release gwm(Noise family, double deltaG, double alpha) {
-        String how = family.renyiExact() ? "closed form R_alpha(noise, Delta_G)" : "Lemma D.1 upper bound (corrected)";
-        if (deltaG == 0) {
-            return new Release("GWM", 0, scale != null ? scale : Double.NaN, 0, "Delta_G = 0: every conditional law is the same; no noise needed");
+        Json.put(o, "epsilon", r.epsilon());
+        o.put("sensitivity", r.sensitivity());
+        if (!Double.isNaN(r.approximationDelta())) {
+            o.put("approximationDelta", r.approximationDelta());
         }
-        if (scale != null) {
-            return new Release("GWM", deltaG, scale, Mechanisms.gwm(family.withScale(scale), deltaG, alpha), how);
+        if (r.pp() != null) {
+            o.put("ppEpsilon", r.pp().epsilon());
+            o.put("ppDelta", r.pp().delta());
         }
-        if (family instanceof Noise.Gaussian && alpha == Double.POSITIVE_INFINITY) {
-            return new Release("GWM", deltaG, Double.NaN, Double.POSITIVE_INFINITY, "Gaussian noise gives no pure Pufferfish privacy");
-        }
-        double s = Mechanisms.gwmScale(family, deltaG, alpha, targetEpsilon());
-        return new Release("GWM", deltaG, s, Mechanisms.gwm(family.withScale(s), deltaG, alpha), how + "; scale calibrated to the target");
-    }
-
-    private Release dagwm(Noise family, Map<String, DiscreteLaw> laws, double w2, double alpha) {
-        if (alpha == Double.POSITIVE_INFINITY) {
-            return new Release("DAGWM (q=1)", w2, Double.NaN, Double.NaN, "not defined at alpha = inf (its limit is the GWM value)");
-        }
-        String how = "log E[phi(X - Y)] / (alpha - 1) over the exact quantile coupling (Theorem 4.5, q = 1), maximised over pairs"
-                + (family.renyiExact() ? "" : "; Lemma D.1 upper bound");
-        java.util.function.DoubleUnaryOperator eps = s -> Mechanisms.dagwm(org.privacybounds.pufferfish.Sensitivities.logDistributionAware(laws,
-                family.withScale(s), 1, alpha), 1, alpha);
-        if (scale != null) {
-            return new Release("DAGWM (q=1)", w2, scale, eps.applyAsDouble(scale), how);
-        }
-        if (w2 == 0) {
-            return new Release("DAGWM (q=1)", 0, Double.NaN, 0, "every conditional law is the same; no noise needed");
-        }
-        double s = Mechanisms.calibrate(eps, targetEpsilon(), w2);
-        return new Release("DAGWM (q=1)", w2, s, eps.applyAsDouble(s), how + "; scale calibrated by bisection");
-    }
-
-    private Release gawm(Noise family, double near, double alpha) {
-        String how = "R_alpha(noise, Delta_G,delta) + alpha/(alpha-1) log(1/(1-delta)) (Theorem 4.3), (alpha, eps, delta)-approximate RPP";
-        java.util.function.DoubleUnaryOperator eps = s -> Mechanisms.gawm(family.withScale(s), near, alpha, approxDelta);
-        if (scale != null) {
-            return new Release("GAWM (delta=" + approxDelta + ")", near, scale, eps.applyAsDouble(scale), how);
-        }
-        if ((family instanceof Noise.Gaussian && alpha == Double.POSITIVE_INFINITY && near > 0) || eps.applyAsDouble(1e300) > targetEpsilon()) {
-            return new Release("GAWM (delta=" + approxDelta + ")", near, Double.NaN, Double.NaN, "the target is below the approximation's own cost");
-        }
-        double s = near == 0 ? Double.NaN : Mechanisms.calibrate(eps, targetEpsilon(), near);
-        return new Release("GAWM (delta=" + approxDelta + ")", near, s, near == 0 ? eps.applyAsDouble(1) : eps.applyAsDouble(s), how);
+        o.put("method", r.method());
+        return o;
     }
 
     double targetEpsilon() {
@@ -333,11 +271,12 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
         if (s.has("wInfNear")) {
             o.printf(Locale.ROOT, "Delta_G,delta         = %.6g  (delta %s, pair %s)%n", s.get("wInfNear").asDouble(), approxDelta, s.get("wInfNearPair"));
         }
-        o.printf("%-9s %-22s %-14s %-8s %-14s %s%n", "noise", "mechanism", "scale", "alpha", "epsilon", "PP epsilon (delta " + ppDelta + ")");
+        o.printf("%-9s %-22s %-14s %-8s %-14s %-14s %s%n", "noise", "mechanism", "scale", "alpha", "epsilon", "PP epsilon", "PP delta");
         for (String key : new String[] {"releases", "alternatives"}) {
             for (var r : root.get(key)) {
-                o.printf(Locale.ROOT, "%-9s %-22s %-14s %-8s %-14s %s%n", r.get("noise").asText(), r.get("mechanism").asText(),
-                        num(r.get("scale")), r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "-");
+                o.printf(Locale.ROOT, "%-9s %-22s %-14s %-8s %-14s %-14s %s%n", r.get("noise").asText(), r.get("mechanism").asText(),
+                        num(r.get("scale")), r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "-",
+                        r.has("ppDelta") ? num(r.get("ppDelta")) : "-");
             }
         }
     }
@@ -358,10 +297,11 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
         for (String key : new String[] {"releases", "alternatives"}) {
             for (var r : root.get(key)) {
                 rel.add(Arrays.asList(key.equals("releases"), r.get("noise").asText(), r.get("mechanism").asText(), num(r.get("scale")),
-                        r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "", r.get("method").asText()));
+                        r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "",
+                        r.has("ppDelta") ? num(r.get("ppDelta")) : "", r.get("method").asText()));
             }
         }
-        out.writeString("releases.csv", Csv.table(List.of("primary", "noise", "mechanism", "scale", "alpha", "epsilon", "pp_epsilon", "method"), rel));
+        out.writeString("releases.csv", Csv.table(List.of("primary", "noise", "mechanism", "scale", "alpha", "epsilon", "pp_epsilon", "pp_delta", "method"), rel));
         List<List<Object>> counts = new ArrayList<>();
         for (Row r : laws.counts()) {
             counts.add(Arrays.asList(r.getString(0), r.getDouble(1), r.getLong(2)));

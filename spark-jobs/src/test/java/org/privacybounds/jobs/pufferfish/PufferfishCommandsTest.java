@@ -45,6 +45,29 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals("matches", t.get(2).get("w2Status").asText());
     }
 
+    /** The reported false claim: GAWM's PP delta must contain the approximation's own delta (issue 14). */
+    @Test
+    void approximateReleaseClaimsItsOwnDelta(@TempDir Path tmp) throws Exception {
+        StringBuilder csv = new StringBuilder("s,x\n");
+        csv.append("A,0\n".repeat(97)).append("B,0\n".repeat(94)).append("B,100\n".repeat(3));
+        Path f = tmp.resolve("two-secrets.csv");
+        Files.writeString(f, csv);
+        Run r = run("pufferfish-sensitivity", "--data", f.toString(), "--value-column", "x", "--secret-column", "s", "--scale", "1",
+                "--approx-delta", "0.05", "--noise", "laplace", "--pp-delta", "1e-5", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode gawm = null;
+        for (JsonNode a : r.json().get("alternatives")) {
+            if (a.get("mechanism").asText().startsWith("GAWM")) {
+                gawm = a;
+            }
+        }
+        assertEquals(0.05, gawm.get("approximationDelta").asDouble());
+        assertEquals(2 * Math.log(1 / 0.95) + Math.log(1e5), gawm.get("ppEpsilon").asDouble(), 1e-9);
+        // the exact hockey-stick of this release at that epsilon is 3/97 = 0.0309 (ReleaseGuaranteeTest); 2e-5 was printed before
+        assertEquals(0.05 + 0.95e-5, gawm.get("ppDelta").asDouble(), 1e-15);
+        assertTrue(gawm.get("ppDelta").asDouble() >= 3 / 97.0);
+    }
+
     @Test
     void sensitivityContractScaleAndCalibration(@TempDir Path tmp) throws Exception {
         Run r = run("pufferfish-sensitivity", "--data", data("uci_student_mat.csv"), "--value-column", "G3", "--secret-column", "paid", "--scale", "8",
