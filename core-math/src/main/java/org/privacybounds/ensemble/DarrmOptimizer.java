@@ -47,6 +47,11 @@ public final class DarrmOptimizer {
     /** The result with its certificate. */
     public record Result(double[] gamma, double objective, double bound, double maxCost, int[] worstMultiset, long constraints, int rounds,
             int activeSet, boolean rescaled, double rescaleFactor) {
+        /** The same optimum with gamma replaced by {@code gamma * factor} (as the 60-digit certificate scales it); the objective follows. */
+        public Result scaledBy(double[] scaledGamma, double factor) {
+            return new Result(scaledGamma.clone(), objective * factor, bound, maxCost, worstMultiset, constraints, rounds, activeSet, rescaled,
+                    rescaleFactor);
+        }
     }
 
     /** {@code c_l = -1/2 [Bin(l; K, mu) - Bin(K - l; K, mu)]}, l = mid..K (the exact objective, section 5.1). */

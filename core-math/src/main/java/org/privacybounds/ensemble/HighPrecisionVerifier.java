@@ -30,6 +30,43 @@ public final class HighPrecisionVerifier {
         }
     }
 
+    /** A gamma that passed the 60-digit check, its certificate, and how far it was scaled down to pass it. */
+    public record Certified(double[] gamma, Certificate certificate, int rescalings, double factor) {
+        public boolean rescaled() {
+            return rescalings > 0;
+        }
+    }
+
+    /**
+     * The 60-digit check of {@link #verify}, and where it fails (the optimizer's double scan certifies to about 1e-15 relative,
+     * and e^{m eps} may be far above 1), the same gamma scaled by {@code bound / maxCost (1 - eta)} until it passes: every cost
+     * is linear in gamma, so the scaled gamma meets the bound up to the rounding of gamma to doubles, which {@code eta}
+     * (1e-15, then ten times more each round) absorbs. The result always passes the check.
+     */
+    public static Certified certify(ConstraintSet set, double[] gamma, double m, double delta) {
+        Certificate c = verify(set, gamma, m, delta);
+        double[] g = gamma.clone();
+        double total = 1;
+        int rounds = 0;
+        BigDecimal eta = new BigDecimal("1e-15");
+        while (!c.certified()) {
+            if (rounds == MAX_RESCALINGS) {
+                throw new IllegalStateException("gamma still exceeds the bound after " + rounds + " rescalings: " + c.maxCost() + " > " + c.bound());
+            }
+            BigDecimal f = c.bound().divide(c.maxCost(), MC).multiply(BigDecimal.ONE.subtract(eta), MC);
+            for (int l = 0; l < g.length; l++) {
+                g[l] = new BigDecimal(g[l]).multiply(f, MC).doubleValue();
+            }
+            total *= f.doubleValue();
+            rounds++;
+            eta = eta.multiply(BigDecimal.TEN);
+            c = verify(set, g, m, delta);
+        }
+        return new Certified(g, c, rounds, total);
+    }
+
+    private static final int MAX_RESCALINGS = 12;
+
     public static Certificate verify(ConstraintSet set, double[] gamma, double m, double delta) {
         NoiseFunctions.check("gamma", gamma);
         if (gamma.length != set.k() + 1) {

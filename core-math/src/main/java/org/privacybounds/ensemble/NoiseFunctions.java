@@ -75,9 +75,10 @@ public final class NoiseFunctions {
      * majority of the K votes is (tau eps, lambda)-DP.
      */
     public static double pConst(double m, double epsilon, double delta, double tau, double lambda) {
-        double em = Math.exp(m * epsilon);
-        double et = Math.exp(tau * epsilon);
-        double p = (Math.expm1(m * epsilon) + 2 * delta) * (et + 1) / ((em + 1) * (Math.expm1(tau * epsilon) + 2 * lambda));
+        // both factors multiplied through by e^{-x}: no overflow at large eps, no cancellation at small eps
+        double am = Math.exp(-m * epsilon);
+        double at = Math.exp(-tau * epsilon);
+        double p = (-Math.expm1(-m * epsilon) + 2 * delta * am) / (1 + am) * (1 + at) / (-Math.expm1(-tau * epsilon) + 2 * lambda * at);
         return Math.max(0, Math.min(1, p));
     }
 

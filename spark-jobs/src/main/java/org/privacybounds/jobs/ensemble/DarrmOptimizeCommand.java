@@ -130,13 +130,18 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - t0) / 1e9;
             sep.close();
             HighPrecisionVerifier.Certificate hp = null;
+            HighPrecisionVerifier.Certified certified = null;
             double hpSeconds = 0;
             if (high) {
                 long t1 = System.nanoTime();
-                hp = HighPrecisionVerifier.verify(set, r.gamma(), setting.m, setting.delta());
+                certified = HighPrecisionVerifier.certify(set, r.gamma(), setting.m, setting.delta());
+                hp = certified.certificate();
                 hpSeconds = (System.nanoTime() - t1) / 1e9;
-                if (!hp.certified()) {
-                    throw new IllegalStateException("the 60-digit verification found a cost above the bound: " + hp.maxCost() + " > " + hp.bound());
+                if (certified.rescaled()) {
+                    err.printf(Locale.ROOT, "darrm-optimize: the 60-digit check found the double optimum %.3g above the bound; gamma scaled by %.17g%n",
+                            certified.certificate().bound().doubleValue() / certified.factor() - certified.certificate().bound().doubleValue(),
+                            certified.factor());
+                    r = r.scaledBy(certified.gamma(), certified.factor());
                 }
             }
             OutputDir.mark(out, "optimize");
@@ -173,6 +178,8 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             cert.put("doubleMaxCost", r.maxCost());
             cert.put("rescaled", r.rescaled());
             cert.put("rescaleFactor", r.rescaleFactor());
+            cert.put("highPrecisionRescalings", certified == null ? 0 : certified.rescalings());
+            cert.put("highPrecisionRescaleFactor", certified == null ? 1 : certified.factor());
             cert.set("corners", Json.MAPPER.valueToTree(set.corners()));
             root.put("constraints", set.size());
             root.put("rounds", r.rounds());
@@ -205,8 +212,10 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 for (int l = mid; l <= set.k(); l++) {
                     o.printf(Locale.ROOT, "%-6d %.6f%n", l, r.gamma()[l]);
                 }
+                String scaled = (r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "")
+                        + (certified != null && certified.rescaled() ? ", scaled by " + certified.factor() + " to pass the 60-digit check" : "");
                 o.printf(Locale.ROOT, "objective %.6f; certificate: max cost %.15g <= bound %.15g (%s)%s%n", r.objective(), cert.get("maxCost").asDouble(),
-                        cert.get("bound").asDouble(), hp != null ? "60-digit" : "double", r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "");
+                        cert.get("bound").asDouble(), hp != null ? "60-digit" : "double", scaled);
                 for (var e : cmp) {
                     StringBuilder b = new StringBuilder();
                     for (var x : e.get("errors")) {

@@ -69,6 +69,9 @@ public final class DarrmOptions {
         return new double[] {g.epsilon() / epsilon, g.delta()};
     }
 
+    /** The largest m eps whose e^(m eps) the constraint rows can hold in a double. */
+    static final double MAX_M_EPSILON = 700;
+
     ConstraintSet set() {
         resolve();
         if (k < 1 || k % 2 == 0) {
@@ -85,6 +88,10 @@ public final class DarrmOptions {
         }
         if (!(m >= 1 && m <= k)) {
             throw new UserInputException("--m", m, "must be in [1, K] = [1, " + k + "]");
+        }
+        if (m * epsilon > MAX_M_EPSILON) {
+            throw new UserInputException("--m x --epsilon", m * epsilon, "must be at most " + MAX_M_EPSILON
+                    + ": e^(m eps) overflows double precision there (and a factor e^700 guarantees nothing)");
         }
         double d = delta();
         if (!(d >= mechanismDelta && d < 1)) {

@@ -48,6 +48,26 @@ class DarrmCommandsTest extends SparkTestSession {
         assertTrue(v.json().get("dp").asBoolean());
     }
 
+    /** Default options that once ended in a stack trace: the certified path scales gamma until the 60-digit check passes. */
+    @Test
+    void highPrecisionCheckAlwaysFinishes() {
+        for (String[] a : new String[][] {{"--k", "9", "--m", "1.5", "--epsilon", "0.25", "--delta-mech", "1e-3"}, {"--k", "11", "--m", "3", "--epsilon", "40"}}) {
+            String[] args = new String[a.length + 2];
+            args[0] = "darrm-optimize";
+            System.arraycopy(a, 0, args, 1, a.length);
+            args[args.length - 1] = "--json";
+            Run r = run(args);
+            assertEquals(0, r.exitCode(), r.err());
+            JsonNode cert = r.json().get("certificate");
+            assertTrue(cert.get("maxCost").asDouble() <= cert.get("bound").asDouble());
+            assertTrue(cert.get("highPrecisionRescalings").asInt() >= 1, cert.toString());
+            assertTrue(cert.get("highPrecisionRescaleFactor").asDouble() > 1 - 1e-12);
+        }
+        Run over = run("darrm-optimize", "--k", "11", "--m", "3", "--epsilon", "300");
+        assertEquals(2, over.exitCode(), over.err());
+        assertTrue(over.err().contains("--m x --epsilon = 900.0"), over.err());
+    }
+
     @Test
     void distributedScanEqualsTheLocalOne() {
         // K = 23, Delta > 0: 2,035,800 multisets, scanned on Spark; the same optimum as a driver-only run, for 3 and 16 partitions
