@@ -17,8 +17,19 @@ import org.privacybounds.numeric.LogSumExp;
  * (P(r) - e^eps' P'(r))_+, in log space. Rows are computed once and shared by every mechanism and
  * eps; databases can be split into ranges ({@link #run}) and the parts merged ({@link Part#merge}),
  * which is how the Spark job distributes one n.
+ *
+ * <p>Every delta comes with a bound on its absolute error (first-order rounding analysis): the utilities are
+ * taken to be accurate to {@link #UTILITY_RELATIVE_ACCURACY} (ten times what the tests measure for the Hellinger
+ * utilities against 60-digit arithmetic), which with the roundings of {@code c u - ln Z} bounds the error eta of
+ * each log-probability; a term of the hockey-stick sum moves by at most {@code eta_l P(r)} when its log-ratio moves by
+ * {@code eta_l}, and terms within {@code eta_l} of eps' may fall on either side. So
+ * {@code |error| <= delta eta_a + 1.01 eta_l sum_{L(r) > eps' - eta_l} P(r)}, plus the sum's own roundings.
  */
 public final class ChainAudit {
+    /** Relative accuracy assumed of every utility value u(k, r) and sensitivity S(k). */
+    public static final double UTILITY_RELATIVE_ACCURACY = 1e-13;
+    private static final double ULP = 0x1p-52;
+
     private ChainAudit() {
     }
 
@@ -58,6 +69,10 @@ public final class ChainAudit {
         public final int[][][] worstPair;
         /** Per config and eps': ln max(d(P_k, P_k+1), d(P_k+1, P_k)) for every pair k of the range, in order. */
         public double[][][] pairLogDelta;
+        /** Per config and eps': ln of the bound on the absolute error of each pair's delta, in order. */
+        public double[][][] pairLogError;
+        /** Per config and eps': ln of the bound on the absolute error of {@link #worstLogDelta} (the largest pair error). */
+        public final double[][] worstLogError;
         /** Per config and row of the range: E[-u] under P_k (the expected Hellinger distance) and P_k(best output). */
         public double[][] expectedLoss;
         public double[][] probabilityBest;
@@ -70,11 +85,16 @@ public final class ChainAudit {
             worstLogDelta = new double[configs][];
             worstPair = new int[configs][][];
             pairLogDelta = new double[configs][][];
+            pairLogError = new double[configs][][];
+            worstLogError = new double[configs][];
             for (int c = 0; c < configs; c++) {
                 worstLogDelta[c] = new double[lossCount[c]];
                 Arrays.fill(worstLogDelta[c], Double.NEGATIVE_INFINITY);
+                worstLogError[c] = new double[lossCount[c]];
+                Arrays.fill(worstLogError[c], Double.NEGATIVE_INFINITY);
                 worstPair[c] = new int[lossCount[c]][];
                 pairLogDelta[c] = new double[lossCount[c]][];
+                pairLogError[c] = new double[lossCount[c]][];
             }
             expectedLoss = new double[configs][to - from];
             probabilityBest = new double[configs][to - from];
@@ -95,7 +115,9 @@ public final class ChainAudit {
                         worstLogDelta[c][e] = next.worstLogDelta[c][e];
                         worstPair[c][e] = next.worstPair[c][e];
                     }
+                    worstLogError[c][e] = Math.max(worstLogError[c][e], next.worstLogError[c][e]);
                     pairLogDelta[c][e] = concat(pairLogDelta[c][e], next.pairLogDelta[c][e]);
+                    pairLogError[c][e] = concat(pairLogError[c][e], next.pairLogError[c][e]);
                 }
                 expectedLoss[c] = concat(expectedLoss[c], next.expectedLoss[c]);
                 probabilityBest[c] = concat(probabilityBest[c], next.probabilityBest[c]);
@@ -149,7 +171,20 @@ public final class ChainAudit {
          * part covering all databases: max over the pairs k belongs to (spec A.3).
          */
         public double[] profileLogDelta(int c, int e) {
-            double[] pair = pairLogDelta[c][e];
+            return perDatabase(pairLogDelta[c][e]);
+        }
+
+        /** ln of the bound on the absolute error of each value of {@link #profileLogDelta} (the larger of its pairs' errors). */
+        public double[] profileLogError(int c, int e) {
+            return perDatabase(pairLogError[c][e]);
+        }
+
+        /** The relative error bound of {@link #worstLogDelta}: 0 when the delta is exactly 0. */
+        public double worstRelativeError(int c, int e) {
+            return worstLogDelta[c][e] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(worstLogError[c][e] - worstLogDelta[c][e]);
+        }
+
+        private static double[] perDatabase(double[] pair) {
             int databases = pair.length + 1;
             double[] d = new double[databases];
             for (int k = 0; k < databases; k++) {
@@ -174,15 +209,18 @@ public final class ChainAudit {
             part.maxLogRatio[c] = Double.NEGATIVE_INFINITY;
             for (int e = 0; e < lossCount[c]; e++) {
                 part.pairLogDelta[c][e] = new double[Math.max(0, pairs)];
+                part.pairLogError[c][e] = new double[Math.max(0, pairs)];
             }
         }
         double[] uCur = new double[outputs];
         double[] uNext = new double[outputs];
         double[][] lpCur = new double[cs][outputs];
         double[][] lpNext = new double[cs][outputs];
+        double[] etaCur = new double[cs];
+        double[] etaNext = new double[cs];
         utility.row(from, uCur);
         for (int c = 0; c < cs; c++) {
-            logLaw(uCur, configs.get(c).epsilon() / (2 * configs.get(c).sensitivity()[from]), lpCur[c]);
+            etaCur[c] = logLaw(uCur, configs.get(c).epsilon() / (2 * configs.get(c).sensitivity()[from]), lpCur[c]);
         }
         for (int k = from; k < to; k++) {
             rowMetrics(part, k, uCur, lpCur);
@@ -190,9 +228,12 @@ public final class ChainAudit {
                 utility.row(k + 1, uNext);
                 for (int c = 0; c < cs; c++) {
                     Config cfg = configs.get(c);
-                    logLaw(uNext, cfg.epsilon() / (2 * cfg.sensitivity()[k + 1]), lpNext[c]);
-                    pair(part, c, cfg, k, lpCur[c], lpNext[c]);
+                    etaNext[c] = logLaw(uNext, cfg.epsilon() / (2 * cfg.sensitivity()[k + 1]), lpNext[c]);
+                    pair(part, c, cfg, k, lpCur[c], lpNext[c], etaCur[c], etaNext[c]);
                 }
+                double[] te = etaCur;
+                etaCur = etaNext;
+                etaNext = te;
                 double[] t = uCur;
                 uCur = uNext;
                 uNext = t;
@@ -204,12 +245,18 @@ public final class ChainAudit {
         return part;
     }
 
-    /** ln P(r) = c u(r) - ln Z into out. */
-    static void logLaw(double[] u, double c, double[] out) {
+    /**
+     * ln P(r) = c u(r) - ln Z into out; returns eta, a bound on the absolute error of every out[r]: c u(r) is off by at most
+     * {@code |c u(r)| (2 rho + ulp)} (u and the sensitivity in c each to rho), ln Z by the largest of these plus the roundings of
+     * its sum and logarithm, and the subtraction adds one rounding.
+     */
+    static double logLaw(double[] u, double c, double[] out) {
         double m = Double.NEGATIVE_INFINITY;
+        double maxAbs = 0;
         for (int r = 0; r < u.length; r++) {
             out[r] = c * u[r];
             m = Math.max(m, out[r]);
+            maxAbs = Math.max(maxAbs, Math.abs(out[r]));
         }
         double s = 0;
         for (double v : out) {
@@ -219,6 +266,8 @@ public final class ChainAudit {
         for (int r = 0; r < u.length; r++) {
             out[r] -= logZ;
         }
+        double product = maxAbs * (2 * UTILITY_RELATIVE_ACCURACY + ULP);
+        return 2 * product + (u.length + 3) * ULP + 2 * ULP * (Math.abs(logZ) + maxAbs);
     }
 
     private static void rowMetrics(Part part, int k, double[] u, double[][] lp) {
@@ -238,7 +287,7 @@ public final class ChainAudit {
         }
     }
 
-    private static void pair(Part part, int c, Config cfg, int k, double[] a, double[] b) {
+    private static void pair(Part part, int c, Config cfg, int k, double[] a, double[] b, double etaA, double etaB) {
         for (int r = 0; r < a.length; r++) {
             double l = a[r] - b[r];
             if (Math.abs(l) > part.maxLogRatio[c]) {
@@ -247,9 +296,13 @@ public final class ChainAudit {
             }
         }
         double[] loss = cfg.lossEpsilons();
+        // the error of each log-ratio (one more rounding in the subtraction, of at most |l| <= the larger log-probability)
+        double etaL = etaA + etaB + 2 * ULP * Math.max(maxAbs(a), maxAbs(b));
         for (int e = 0; e < loss.length; e++) {
             LogSumExp forward = new LogSumExp();
             LogSumExp backward = new LogSumExp();
+            LogSumExp nearForward = new LogSumExp();
+            LogSumExp nearBackward = new LogSumExp();
             for (int r = 0; r < a.length; r++) {
                 double l = a[r] - b[r];
                 if (l > loss[e]) {
@@ -257,15 +310,46 @@ public final class ChainAudit {
                 } else if (-l > loss[e]) {
                     backward.add(b[r] + LogMath.log1mexp(loss[e] + l));
                 }
+                if (l > loss[e] - etaL) {
+                    nearForward.add(a[r]);
+                } else if (-l > loss[e] - etaL) {
+                    nearBackward.add(b[r]);
+                }
             }
             double f = forward.log();
             double bw = backward.log();
             double d = Math.max(f, bw);
+            double err = Math.max(logError(f, etaA, etaL, nearForward.log(), a.length), logError(bw, etaB, etaL, nearBackward.log(), a.length));
             part.pairLogDelta[c][e][k - part.from] = d;
+            part.pairLogError[c][e][k - part.from] = err;
+            part.worstLogError[c][e] = Math.max(part.worstLogError[c][e], err);
             if (d > part.worstLogDelta[c][e] || part.worstPair[c][e] == null) {
                 part.worstLogDelta[c][e] = d;
                 part.worstPair[c][e] = f >= bw ? new int[] {k, k + 1} : new int[] {k + 1, k};
             }
         }
+    }
+
+    /**
+     * ln of the error bound of one direction's delta: {@code delta (eta_a + (n + 4) ulp) + 1.01 eta_l M}, with {@code logNear = ln M}
+     * the log-mass of the outputs whose log-ratio is within eta_l of eps' or above.
+     */
+    private static double logError(double logDelta, double etaA, double etaL, double logNear, int outputs) {
+        LogSumExp e = new LogSumExp();
+        if (logDelta > Double.NEGATIVE_INFINITY) {
+            e.add(logDelta + Math.log(etaA + (outputs + 4) * ULP));
+        }
+        if (logNear > Double.NEGATIVE_INFINITY) {
+            e.add(logNear + Math.log(1.01 * etaL));
+        }
+        return e.log();
+    }
+
+    private static double maxAbs(double[] v) {
+        double m = 0;
+        for (double x : v) {
+            m = Math.max(m, Math.abs(x));
+        }
+        return m;
     }
 }

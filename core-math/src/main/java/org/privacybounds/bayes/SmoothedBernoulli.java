@@ -28,6 +28,31 @@ public final class SmoothedBernoulli {
         return maximise(new double[][] {logDeltaByCount}, pLo, pHi)[0];
     }
 
+    /**
+     * As {@link #maximise(double[][], double, double)} for profiles whose values are known to an absolute error ({@code logErrors[i][k]},
+     * ln of the bound at count k): the expectation is linear, so the error at every assignment is at most E[err(K)], and the maximum
+     * over assignments moves by at most the largest of these; its ratio to the result joins the relative error bound (infinite when
+     * the computed delta is 0 but the errors are not).
+     */
+    public static Result[] maximise(double[][] profiles, double[][] logErrors, double pLo, double pHi) {
+        if (logErrors.length != profiles.length) {
+            throw new IllegalArgumentException("one error profile per profile: " + logErrors.length + " vs " + profiles.length);
+        }
+        double[][] all = new double[2 * profiles.length][];
+        System.arraycopy(profiles, 0, all, 0, profiles.length);
+        System.arraycopy(logErrors, 0, all, profiles.length, profiles.length);
+        Result[] r = maximise(all, pLo, pHi);
+        Result[] out = new Result[profiles.length];
+        for (int i = 0; i < out.length; i++) {
+            Result v = r[i];
+            Result e = r[profiles.length + i];
+            double propagated = e.logDelta() == Double.NEGATIVE_INFINITY ? 0
+                    : v.logDelta() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.exp(e.logDelta() - v.logDelta()) * (1 + e.relativeErrorBound());
+            out[i] = new Result(v.logDelta(), v.argmaxHigh(), v.relativeErrorBound() + propagated);
+        }
+        return out;
+    }
+
     /** delta_SDP of several profiles over the same n in one pass (the binomial laws are shared). */
     public static Result[] maximise(double[][] profiles, double pLo, double pHi) {
         if (!(pLo >= 0 && pHi <= 1 && pLo <= pHi)) {

@@ -179,12 +179,14 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 List<Config> cfgs = setup.configs(new PosteriorFamily(n));
                 int losses = fractions.length + 1;
                 double[][] profiles = new double[cfgs.size() * losses][];
+                double[][] errors = new double[cfgs.size() * losses][];
                 for (int c = 0; c < cfgs.size(); c++) {
                     for (int e = 0; e < losses; e++) {
                         profiles[c * losses + e] = p.profileLogDelta(c, e);
+                        errors[c * losses + e] = p.profileLogError(c, e);
                     }
                 }
-                SmoothedBernoulli.Result[] sm = SmoothedBernoulli.maximise(profiles, pi[0], pi[1]);
+                SmoothedBernoulli.Result[] sm = SmoothedBernoulli.maximise(profiles, errors, pi[0], pi[1]);
                 for (int c = 0; c < cfgs.size(); c++) {
                     Config cfg = cfgs.get(c);
                     ObjectNode r = Json.object();
@@ -198,9 +200,11 @@ public final class BayesAuditCommand implements Callable<Integer> {
                     w.put("kNeighbor", p.witness[c][1]);
                     w.put("outputJ", p.witness[c][2]);
                     Json.putLogPair(r, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][0]);
+                    Json.put(r, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, 0));
                     boolean pure = p.maxLogRatio[c] <= cfg.epsilon() * (1 + DP_TOLERANCE);
                     r.put("isPureDP", pure);
                     Json.putLogPair(r, "smoothedDelta", "log10SmoothedDelta", sm[c * losses].logDelta());
+                    Json.put(r, "smoothedDeltaRelativeErrorBound", sm[c * losses].relativeErrorBound());
                     double[] worstLoss = p.maxExpectedLoss(c);
                     r.put("expectedHellinger", p.meanExpectedLoss(c));
                     r.put("worstExpectedHellinger", worstLoss[0]);
@@ -215,19 +219,23 @@ public final class BayesAuditCommand implements Callable<Integer> {
                         f.put("fraction", fractions[e - 1]);
                         f.put("epsilon", cfg.lossEpsilons()[e]);
                         Json.putLogPair(f, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][e]);
+                        Json.put(f, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, e));
                         ArrayNode wp = f.putArray("worstPair");
                         wp.add(p.worstPair[c][e][0]).add(p.worstPair[c][e][1]);
                         Json.putLogPair(f, "smoothedDelta", "log10SmoothedDelta", sm[c * losses + e].logDelta());
+                        Json.put(f, "smoothedDeltaRelativeErrorBound", sm[c * losses + e].relativeErrorBound());
                         f.put("smoothedArgmaxRecordsAtPHigh", sm[c * losses + e].argmaxHigh());
                         fracCsv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), fractions[e - 1], cfg.lossEpsilons()[e],
                                 Math.exp(p.worstLogDelta[c][e]), log10(p.worstLogDelta[c][e]), (long) p.worstPair[c][e][0], (long) p.worstPair[c][e][1],
-                                Math.exp(sm[c * losses + e].logDelta()), log10(sm[c * losses + e].logDelta()), (long) sm[c * losses + e].argmaxHigh()));
+                                Math.exp(sm[c * losses + e].logDelta()), log10(sm[c * losses + e].logDelta()), (long) sm[c * losses + e].argmaxHigh(),
+                                p.worstRelativeError(c, e), sm[c * losses + e].relativeErrorBound()));
                     }
                     rows.add(r);
                     csv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), p.maxLogRatio[c], p.maxLogRatio[c] / cfg.epsilon(),
                             (long) p.witness[c][0], (long) p.witness[c][1], (long) p.witness[c][2], Math.exp(p.worstLogDelta[c][0]),
                             log10(p.worstLogDelta[c][0]), pure, Math.exp(sm[c * losses].logDelta()), log10(sm[c * losses].logDelta()),
-                            p.meanExpectedLoss(c), worstLoss[0], (long) worstLoss[1], p.meanProbabilityBest(c)));
+                            p.meanExpectedLoss(c), worstLoss[0], (long) worstLoss[1], p.meanProbabilityBest(c), p.worstRelativeError(c, 0),
+                            sm[c * losses].relativeErrorBound()));
                 }
                 done++;
                 err.printf("bayes-audit: %d/%d n = %d summarised (smoothed delta over Bernoulli [%s, %s])%n", done, byN.size(), n, pi[0], pi[1]);
@@ -269,7 +277,8 @@ public final class BayesAuditCommand implements Callable<Integer> {
             OutputDir.mark(out, "statementsAndSearch");
             root.put("method", "exact: every neighbouring pair (k, k+1) and every output j, ln-probabilities in double precision "
                     + "(Hellinger distances to ~1e-14 relative); hockey-stick deltas are exact sums over all outputs in log space; "
-                    + "smoothed delta exact over all n+1 assignments of records to the ends of the Bernoulli set");
+                    + "smoothed delta exact over all n+1 assignments of records to the ends of the Bernoulli set; every delta carries a "
+                    + "relative error bound (first-order rounding analysis, utilities taken to 1e-13 relative; null when the computed delta is 0)");
             root.put("units", "epsilon and maxLogRatio in nats; delta and probabilities are probabilities; expectedHellinger is the mean over "
                     + "k = 0..n (uniform: the prior predictive of Beta(1,1)) of E[H(released, true posterior)]");
             root.put("seconds", auditSeconds);
@@ -290,10 +299,12 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 List<String> header = List.of("mechanism", "n", "epsilon", "maxLogRatio", "realisedOverNominal", "witnessK", "witnessKNeighbor",
                         "witnessOutputJ", "worstCaseDelta", "log10WorstCaseDelta", "isPureDP", "smoothedDelta", "log10SmoothedDelta",
-                        "expectedHellinger", "worstExpectedHellinger", "worstExpectedHellingerK", "probabilityTrue");
+                        "expectedHellinger", "worstExpectedHellinger", "worstExpectedHellingerK", "probabilityTrue", "worstCaseDeltaRelativeErrorBound",
+                        "smoothedDeltaRelativeErrorBound");
                 out.writeString("rows.csv", Csv.table(header, csv));
                 out.writeString("fractions.csv", Csv.table(List.of("mechanism", "n", "epsilon", "fraction", "epsilonPrime", "worstCaseDelta",
-                        "log10WorstCaseDelta", "worstPairK", "worstPairKNeighbor", "smoothedDelta", "log10SmoothedDelta", "smoothedArgmaxRecordsAtPHigh"), fracCsv));
+                        "log10WorstCaseDelta", "worstPairK", "worstPairKNeighbor", "smoothedDelta", "log10SmoothedDelta", "smoothedArgmaxRecordsAtPHigh",
+                        "worstCaseDeltaRelativeErrorBound", "smoothedDeltaRelativeErrorBound"), fracCsv));
                 if (!stCsv.isEmpty()) {
                     out.writeString("statements.csv", Csv.table(List.of("n", "statementI", "statementIAsPrinted", "printedFailures", "statementII",
                             "statementIII", "smallestRelativeGap", "certified", "enumerated"), stCsv));
@@ -424,7 +435,8 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 .add("log10WorstCaseDelta", DataTypes.DoubleType).add("isPureDP", DataTypes.BooleanType).add("smoothedDelta", DataTypes.DoubleType)
                 .add("log10SmoothedDelta", DataTypes.DoubleType).add("expectedHellinger", DataTypes.DoubleType)
                 .add("worstExpectedHellinger", DataTypes.DoubleType).add("worstExpectedHellingerK", DataTypes.LongType)
-                .add("probabilityTrue", DataTypes.DoubleType);
+                .add("probabilityTrue", DataTypes.DoubleType).add("worstCaseDeltaRelativeErrorBound", DataTypes.DoubleType)
+                .add("smoothedDeltaRelativeErrorBound", DataTypes.DoubleType);
 
     private static void plots(OutputDir out, List<ObjectNode> rows, double[] eps) {
         List<Plots.Series> loss = new ArrayList<>();
