@@ -6,22 +6,22 @@ import org.privacybounds.validation.BadInputException;
 /**
  * The mean of Monte Carlo values known to lie in [0, R], with two confidence intervals:
  * <ul>
- *   <li>{@code student-t}: mean +- t_{N-1} s / sqrt N, the usual interval (what the paper's 99 %
- *   bands are); asymptotically exact, but it can undercover when a few rare databases carry
- *   most of the mean;</li>
+ *   <li>{@code student-t-approximate}: mean +- t_{N-1} s / sqrt N, the usual interval (what the paper's
+ *   99 % bands are); only asymptotically valid: it undercovers when a few rare databases carry most of
+ *   the mean (157 of 160 seeded runs covered at 99 % on skewed data), so it is never the default;</li>
  *   <li>{@code empirical-bernstein}: Maurer and Pontil (2009), Theorem 4, each side at level
  *   alpha/2: mean +- (sqrt(2 V ln(4/alpha) / N) + 7 R ln(4/alpha) / (3 (N - 1))), valid for every
  *   N and every law on [0, R]. Its second term is the price of not knowing that no rare database
  *   has delta near R: it does not shrink below about 7 R ln(4/alpha) / (3N).</li>
  * </ul>
- * Both are clipped to [0, R]. Values are summed in the order given, so a caller that orders
+ * The empirical Bernstein interval is the default wherever a bound is reported. Both are clipped to [0, R]. Values are summed in the order given, so a caller that orders
  * them by trial gets the same digits for any partitioning.
  */
 public record MonteCarloMean(int trials, double mean, double stdError, double confidence, double range,
         double studentLow, double studentHigh, double bernsteinLow, double bernsteinHigh, double max) {
 
     /** Names of the intervals, as written in outputs. */
-    public static final String STUDENT = "student-t";
+    public static final String STUDENT = "student-t-approximate";
     public static final String BERNSTEIN = "empirical-bernstein";
 
     /** Summarises values in [0, range] at the given two-sided confidence (e.g. 0.99). */

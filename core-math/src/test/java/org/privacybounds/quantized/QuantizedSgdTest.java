@@ -294,6 +294,35 @@ class QuantizedSgdTest {
         assertThrows(BadInputException.class, () -> MonteCarloMean.of(new double[] {0.1}, 1, 0.99));
     }
 
+    /**
+     * Skewed data as quantized SGD produces it (a rare database with delta near T/n carries most of the mean): the default
+     * (empirical Bernstein) interval keeps its guaranteed coverage; the Student t interval, named approximate, does not.
+     */
+    @Test
+    void defaultIntervalCoversSkewedMeans() {
+        double range = 0.1;
+        double rare = 0.01;
+        double truth = rare * range + (1 - rare) * range * 1e-3 / 2;
+        SplittableRandom rng = new SplittableRandom(14);
+        int reps = 2000;
+        int trials = 160;
+        int missT = 0;
+        int missB = 0;
+        for (int r = 0; r < reps; r++) {
+            double[] v = new double[trials];
+            for (int i = 0; i < trials; i++) {
+                v[i] = rng.nextDouble() < rare ? range : range * 1e-3 * rng.nextDouble();
+            }
+            MonteCarloMean mc = MonteCarloMean.of(v, range, 0.99);
+            missT += mc.studentLow() <= truth && truth <= mc.studentHigh() ? 0 : 1;
+            missB += mc.bernsteinLow() <= truth && truth <= mc.bernsteinHigh() ? 0 : 1;
+        }
+        // nominal 1 %: 20 of 2000; Student t misses far more (every run without a rare value lies below the truth)
+        assertTrue(missT > 100, "student-t misses " + missT);
+        assertTrue(missB <= 20, "empirical Bernstein misses " + missB);
+        assertEquals("student-t-approximate", MonteCarloMean.STUDENT);
+    }
+
     @Test
     void seedsAreSplitPerTrial() {
         QuantizedDistribution[] v = {QuantizedDistribution.gaussian(0, 0.12, 8), QuantizedDistribution.laplace(0.2, 0.12, 8)};

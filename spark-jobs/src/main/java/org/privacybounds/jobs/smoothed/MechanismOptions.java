@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** Mechanism options of the smoothed-DP commands (../shared/design/cli.md). */
+/** Mechanism options of the smoothed-DP commands (../shared/design/cli.md); the noise of Algorithm 4 is {@link NoiseOptions} (profile only). */
 public final class MechanismOptions {
     /** Exactly one way to give the sample size. */
     public static final class Size {
@@ -36,14 +36,6 @@ public final class MechanismOptions {
             description = "Sample without replacement (Algorithm 2) or with replacement (Appendix F) (default: ${DEFAULT-VALUE}).")
     String sampling;
 
-    @Option(names = "--noise", paramLabel = "none|exponential", defaultValue = "none",
-            description = "Algorithm 4's additive exponential-mechanism noise on the sampled histogram (default: ${DEFAULT-VALUE}).")
-    String noise;
-
-    @Option(names = "--noise-epsilon", paramLabel = "E",
-            description = "Noise level of Algorithm 4: each coordinate gets noise with Pr[v] proportional to exp(-E |v - c| / 4). Required with --noise exponential.")
-    Double noiseEpsilon;
-
     public Sampling sampling() {
         return parseSampling(sampling);
     }
@@ -54,19 +46,6 @@ public final class MechanismOptions {
             case "without" -> Sampling.WITHOUT_REPLACEMENT;
             case "with" -> Sampling.WITH_REPLACEMENT;
             default -> throw new UserInputException("--sampling", value, "must be 'without' or 'with'");
-        };
-    }
-
-    public boolean noisy() {
-        return switch (noise) {
-            case "none" -> false;
-            case "exponential" -> {
-                if (noiseEpsilon == null) {
-                    throw new UserInputException("--noise-epsilon", "missing", "is required with --noise exponential");
-                }
-                yield true;
-            }
-            default -> throw new UserInputException("--noise", noise, "must be 'none' or 'exponential'");
         };
     }
 
@@ -106,9 +85,5 @@ public final class MechanismOptions {
             p.put("sampleSize", size.sampleSize);
         }
         p.put("sampling", sampling);
-        p.put("noise", noise);
-        if (noiseEpsilon != null) {
-            p.put("noiseEpsilon", noiseEpsilon);
-        }
     }
 }

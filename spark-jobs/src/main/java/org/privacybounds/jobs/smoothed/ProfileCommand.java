@@ -55,6 +55,9 @@ public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     MechanismOptions mechanism;
 
+    @Mixin
+    NoiseOptions noise;
+
     @Option(names = "--min-probability", paramLabel = "F",
             description = "f of Remark 8: the smallest probability any distribution of Pi gives a category (default: the smallest category share of --counts).")
     Double minProbability;
@@ -65,7 +68,7 @@ public final class ProfileCommand implements Callable<Integer> {
         long n = Arrays.stream(h).asLongStream().sum();
         List<Double> eps = Arrays.stream(Ranges.epsilons("--epsilon", epsilon)).boxed().toList();
         int t = mechanism.sampleSize(n);
-        boolean noisy = mechanism.noisy();
+        boolean noisy = noise.noisy();
         double f = minProbability != null ? minProbability : Arrays.stream(h).min().getAsInt() / (double) n;
         if (minProbability != null && !(minProbability > 0 && minProbability <= 1.0 / h.length)) {
             throw new UserInputException("--min-probability", minProbability, "must be in (0, 1/m] with m = " + h.length);
@@ -79,6 +82,7 @@ public final class ProfileCommand implements Callable<Integer> {
             ObjectNode p = root.putObject("parameters");
             p.put("counts", counts);
             mechanism.echo(p);
+            noise.echo(p);
             p.set("epsilon", Json.MAPPER.valueToTree(eps));
             Json.put(p, "minProbability", f);
             root.put("n", n);
@@ -86,7 +90,7 @@ public final class ProfileCommand implements Callable<Integer> {
             root.put("m", h.length);
             ArrayNode results = root.putArray("results");
             List<List<Object>> rows = new ArrayList<>();
-            NoisySamplingHistogramMechanism nm = noisy ? NoisySamplingHistogramMechanism.of(mechanism.sampling(), t, mechanism.noiseEpsilon) : null;
+            NoisySamplingHistogramMechanism nm = noisy ? NoisySamplingHistogramMechanism.of(mechanism.sampling(), t, noise.noiseEpsilon) : null;
             double[] worstCase = null;
             if (noisy) {
                 try {
@@ -136,7 +140,7 @@ public final class ProfileCommand implements Callable<Integer> {
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                o.printf("profile: n = %d, T = %d (%d lost), m = %d, sampling %s, noise %s%n", n, t, n - t, h.length, mechanism.sampling, mechanism.noise);
+                o.printf("profile: n = %d, T = %d (%d lost), m = %d, sampling %s, noise %s%n", n, t, n - t, h.length, mechanism.sampling, noise.noise);
                 if (noisy) {
                     o.printf("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
                             nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));

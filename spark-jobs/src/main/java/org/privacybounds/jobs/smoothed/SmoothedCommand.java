@@ -73,9 +73,6 @@ public final class SmoothedCommand implements Callable<Integer> {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
-        if (mechanism.noisy()) {
-            throw new UserInputException("--noise", "exponential", "smoothed supports --noise none");
-        }
         int t = mechanism.sampleSize(n);
         pi.check();
         OutputDir out = OutputDir.begin(spec, common);

@@ -91,9 +91,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
-        if (mechanism.noisy()) {
-            throw new UserInputException("--noise", "exponential", "smoothed-sweep supports --noise none");
-        }
         for (long v : ns) {
             mechanism.sampleSize(v); // validate every T before any work
         }

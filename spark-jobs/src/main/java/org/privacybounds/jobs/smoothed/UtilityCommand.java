@@ -71,9 +71,6 @@ public final class UtilityCommand implements Callable<Integer> {
         long n = Arrays.stream(h).asLongStream().sum();
         List<Double> ts = Ranges.doubles("--threshold", threshold);
         UtilityForm f = parseForm(form);
-        if (mechanism.noisy()) {
-            throw new UserInputException("--noise", "exponential", "the utility command supports --noise none only");
-        }
         int t = mechanism.sampleSize(n);
         OutputDir out = OutputDir.begin(spec, common);
         try {

@@ -59,6 +59,20 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(res.get("log10Delta").asDouble() + 1, cr.get("log10ComposedDelta").asDouble(), 1e-12);
     }
 
+    /** Only profile computes Algorithm 4's noise: the other commands neither offer nor accept --noise (issue 14). */
+    @Test
+    void noiseIsOfferedOnlyWhereItIsComputed() {
+        for (String c : new String[] {"smoothed", "smoothed-sweep", "utility"}) {
+            Run h = run(c, "--help");
+            assertEquals(0, h.exitCode());
+            assertTrue(!h.out().contains("--noise"), c + " --help offers --noise");
+        }
+        Run r = run("smoothed", "--n", "20", "--lost", "1", "--epsilon", "1", "--distributions", "0.5,0.5", "--noise", "exponential");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("Unknown options: '--noise'"), r.err());
+        assertTrue(run("profile", "--help").out().contains("--noise-epsilon"));
+    }
+
     @Test
     void symmetricFoldIsExplicit() {
         Run r = run("smoothed", "--n", "1000", "--eta", "0.998", "--rounding", "round", "--epsilon", "1",
