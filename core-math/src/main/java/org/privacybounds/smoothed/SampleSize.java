@@ -28,7 +28,7 @@ public final class SampleSize {
     public static BigDecimal parseEta(String eta) {
         BigDecimal value;
         try {
-            value = new BigDecimal(eta.trim());
+            value = org.privacybounds.numeric.Decimals.parse(eta);
         } catch (NumberFormatException e) {
             throw new BadInputException("--eta", eta, "must be a decimal number in (0, 1)");
         }

@@ -10,8 +10,14 @@ public final class BadInputException extends IllegalArgumentException {
     private final String parameter;
 
     public BadInputException(String parameter, Object value, String allowed) {
-        super(parameter + " = " + value + ": " + allowed);
+        super(parameter + " = " + shown(value) + ": " + allowed);
         this.parameter = parameter;
+    }
+
+    /** The value as a message shows it: at most 200 characters (a 5 MB cell stays a one-line message). */
+    static String shown(Object value) {
+        String s = String.valueOf(value);
+        return s.length() <= 200 ? s : s.substring(0, 120) + "... (" + s.length() + " characters)";
     }
 
     /** The name of the offending parameter (e.g. {@code --eta} or {@code counts[2]}). */

@@ -5,7 +5,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.CommonChecks;
 import org.privacybounds.jobs.common.EarlyExit;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.bayes.BayesAuditCommand;
 import org.privacybounds.jobs.ensemble.DarrmAggregateCommand;
 import org.privacybounds.jobs.ensemble.DarrmOptimizeCommand;
@@ -23,6 +26,7 @@ import org.privacybounds.jobs.smoothed.UtilityCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The command line: {@code privacy-bounds COMMAND [options]}. Exit 0 on success, 2 on bad input
@@ -41,12 +45,25 @@ public final class Main implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** Set once the command has returned: a shutdown before that is an interruption (SIGINT, SIGTERM). */
+    private static volatile boolean finished;
+
     public static void main(String[] args) {
+        Thread hook = new Thread(() -> {
+            if (!finished) {
+                // the JVM exits with 128 + the signal (130 for Ctrl-C); say so in one line and leave no partial output
+                System.err.println("privacy-bounds: interrupted; nothing was written to --out (its temporary folder is removed)");
+                OutputDir.abandonAll();
+            }
+        }, "privacy-bounds-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
         int code = run(args, System.out, System.err);
+        finished = true;
         SparkSession.getDefaultSession().foreach(s -> {
             s.stop();
             return null;
         });
+        SparkSessions.removeRunFolder();
         System.exit(code);
     }
 
@@ -57,8 +74,9 @@ public final class Main implements Runnable {
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o);
         cl.setErr(e);
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {
-            e.println("error: " + ex.getMessage().replaceFirst("^Error: ", ""));
+            e.println("error: " + printable(ex.getMessage().replaceFirst("^Error: ", "")));
             e.println("Run 'privacy-bounds " + ex.getCommandLine().getCommandName() + " --help' for usage.");
             return 2;
         });
@@ -72,17 +90,68 @@ public final class Main implements Runnable {
             }
             RuntimeException bad = UserInputException.findIn(ex);
             if (bad != null) {
-                e.println("error: " + bad.getMessage());
+                e.println("error: " + printable(bad.getMessage()));
                 return 2;
             }
-            e.println("error: " + ex);
-            ex.printStackTrace(e);
+            e.println("error: " + printable(oneLine(ex)) + (verbose ? "" : " (run with --verbose for the stack trace)"));
+            if (verbose) {
+                ex.printStackTrace(e);
+            }
             return 1;
+        });
+        cl.setExecutionStrategy(parsed -> {
+            ParseResult sub = parsed;
+            while (sub.hasSubcommand()) {
+                sub = sub.subcommand();
+            }
+            if (!sub.isUsageHelpRequested() && !sub.isVersionHelpRequested()) {
+                try {
+                    CommonChecks.check(sub);
+                } catch (UserInputException bad) {
+                    throw new CommandLine.ExecutionException(sub.commandSpec().commandLine(), bad.getMessage(), bad);
+                }
+            }
+            return new CommandLine.RunLast().execute(parsed);
         });
         int code = cl.execute(args);
         o.flush();
         e.flush();
         return code;
+    }
+
+    /** The innermost cause's message, which names what went wrong (a full disk, a lost executor), with its type. */
+    static String oneLine(Throwable ex) {
+        Throwable root = ex;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage();
+        if (root instanceof java.io.IOException && m != null && m.contains("No space left on device")) {
+            return "the disk is full (No space left on device); nothing was written to --out";
+        }
+        return root.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
+    }
+
+    /** The message with control characters (from input files or arguments) shown as escapes, on one line. */
+    static String printable(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        s.codePoints().forEach(c -> {
+            if (c == '\n') {
+                b.append("\\n");
+            } else if (c == '\r') {
+                b.append("\\r");
+            } else if (c == '\t') {
+                b.append("\\t");
+            } else if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
+                b.append(String.format("\\u%04x", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return b.toString();
     }
 
     /** Version from the jar manifest. */

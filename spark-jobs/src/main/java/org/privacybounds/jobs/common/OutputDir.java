@@ -35,7 +35,18 @@ public final class OutputDir implements AutoCloseable {
     private final Path target;
     private final Path temp;
     private final RunRecord record;
+    private RunLock lock;
     private boolean committed;
+
+    /** Output folders open in this process, so that an interrupted run can remove its temporary folders. */
+    private static final java.util.Set<OutputDir> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Removes the temporary folder of every uncommitted output and releases its lock (an interrupted run's shutdown). */
+    public static void abandonAll() {
+        for (OutputDir d : OPEN) {
+            d.close();
+        }
+    }
 
     private OutputDir(Path target, RunRecord record) {
         this.target = target.toAbsolutePath().normalize();
@@ -74,27 +85,22 @@ public final class OutputDir implements AutoCloseable {
         return open(common.out, common.overwrite, record, common.json, false);
     }
 
-    /** Checks the target (a finished run of the same parameters ends the command); unless {@code checkOnly}, opens the temporary folder. */
+    /**
+     * Checks the target (a finished run of the same parameters and inputs ends the command); unless {@code checkOnly}, takes the
+     * folder's lock and opens the temporary folder. {@code --overwrite} replaces only a folder this tool wrote (its
+     * manifest.json is there) or an empty one: never the current folder, one of its parents, or a user's folder.
+     */
     static OutputDir open(Path target, boolean overwrite, RunRecord record, boolean json, boolean checkOnly) {
+        checkTarget(target);
         OutputDir d = new OutputDir(target, record);
-        if (Files.exists(d.target) && !overwrite) {
-            JsonNode m = finishedManifest(d.target);
-            if (m != null && record.command().equals(m.path("command").asText()) && Json.write(record.parameters()).equals(Json.write(m.get("parameters")))) {
-                String stored = null;
-                Path result = d.target.resolve("result.json");
-                if (json && Files.isRegularFile(result)) {
-                    try {
-                        stored = Json.write(Json.MAPPER.readTree(result.toFile()));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-                throw new EarlyExit(record.command() + ": " + target + " already holds the finished result of these parameters (finished "
-                        + m.path("endTime").asText() + "); nothing to do (add --overwrite to recompute)", stored);
-            }
-            throw new UserInputException("--out", target, m != null
-                    ? "already holds the finished result of other parameters (see its manifest.json); choose a new folder or add --overwrite"
-                    : "already exists and is not a finished run; choose a new folder or add --overwrite");
+        if (!checkOnly) {
+            d.lock = RunLock.take(d.target);
+        }
+        try {
+            d.checkExisting(target, overwrite, json);
+        } catch (RuntimeException e) {
+            d.releaseLock();
+            throw e;
         }
         if (checkOnly) {
             return null;
@@ -105,9 +111,86 @@ public final class OutputDir implements AutoCloseable {
             Files.createDirectories(parent);
             Files.createDirectories(d.temp);
         } catch (IOException e) {
+            d.releaseLock();
             throw new UserInputException("--out", target, "cannot create the folder (" + e.getMessage() + ")");
         }
+        OPEN.add(d);
         return d;
+    }
+
+    /** --out must name a folder that can be replaced: not empty, not the current folder or above it, not a file. */
+    private static void checkTarget(Path target) {
+        if (target.toString().isBlank()) {
+            throw new UserInputException("--out", "\"\"", "must name a folder (an empty value, e.g. an unset shell variable, would mean the current folder)");
+        }
+        Path abs = target.toAbsolutePath().normalize();
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        if (abs.getParent() == null || cwd.startsWith(abs)) {
+            throw new UserInputException("--out", target, "must not be the current folder or one of its parents; name a new sub-folder");
+        }
+        if (Files.exists(abs) && !Files.isDirectory(abs)) {
+            throw new UserInputException("--out", target, "is a file; --out names a folder");
+        }
+    }
+
+    private void checkExisting(Path given, boolean overwrite, boolean json) {
+        if (!Files.exists(target) || isEmptyFolder(target)) {
+            return;
+        }
+        JsonNode ours = ownManifest(target);
+        if (overwrite) {
+            if (ours == null) {
+                throw new UserInputException("--out", given, "exists and was not written by privacy-bounds (no manifest.json of ours): --overwrite "
+                        + "replaces only folders this tool wrote; choose a new folder or remove it yourself");
+            }
+            return;
+        }
+        JsonNode m = finishedManifest(target);
+        boolean same = m != null && record.command().equals(m.path("command").asText())
+                && Json.write(record.parameters()).equals(Json.write(m.get("parameters")));
+        if (same && !Json.write(record.inputs()).equals(Json.write(m.path("inputs")))) {
+            throw new UserInputException("--out", given, "holds a finished run of these parameters whose input files have changed since "
+                    + "(see inputs in its manifest.json); add --overwrite to recompute, or choose a new folder");
+        }
+        if (same) {
+            String stored = null;
+            Path result = target.resolve("result.json");
+            if (json && Files.isRegularFile(result)) {
+                try {
+                    stored = Json.write(Json.MAPPER.readTree(result.toFile()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            throw new EarlyExit(record.command() + ": " + given + " already holds the finished result of these parameters and inputs (finished "
+                    + m.path("endTime").asText() + "); nothing to do (add --overwrite to recompute)", stored);
+        }
+        throw new UserInputException("--out", given, m != null
+                ? "already holds the finished result of other parameters (see its manifest.json); choose a new folder or add --overwrite"
+                : ours != null ? "holds an unfinished run of this tool; add --overwrite to replace it, or choose a new folder"
+                : "already exists and was not written by privacy-bounds; choose a new folder");
+    }
+
+    private static boolean isEmptyFolder(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The manifest.json of a folder this tool wrote (finished or not), or null. */
+    private static JsonNode ownManifest(Path dir) {
+        Path m = dir.resolve("manifest.json");
+        if (!Files.isRegularFile(m)) {
+            return null;
+        }
+        try {
+            JsonNode j = Json.MAPPER.readTree(m.toFile());
+            return j != null && j.has("command") && j.has("parameters") && j.has("projectVersion") ? j : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Where to write a file or a sub-folder of the result. */
@@ -204,9 +287,22 @@ public final class OutputDir implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!committed) {
-            deleteTree(temp);
+            try {
+                deleteTree(temp);
+            } catch (UncheckedIOException e) {
+                // best effort: a later run into the same folder removes stale temporaries
+            }
+        }
+        releaseLock();
+        OPEN.remove(this);
+    }
+
+    private void releaseLock() {
+        if (lock != null) {
+            lock.close();
+            lock = null;
         }
     }
 
@@ -229,18 +325,19 @@ public final class OutputDir implements AutoCloseable {
     }
 
     /**
-     * The hidden work folder {@code .DIR.work} beside an output folder, where a long command keeps
-     * what it finished so that a rerun resumes: kept when its parameters match, else started
-     * afresh (the caller deletes it after the commit).
+     * The hidden work folder {@code .DIR.work} beside the output folder, where a long command keeps what it finished so that a
+     * rerun resumes: kept when its parameters and the content hashes of its inputs match, else started afresh (the caller
+     * deletes it after the commit). Every stage file carries the key of the work folder it belongs to.
      */
-    public static Path workDir(Path out, com.fasterxml.jackson.databind.node.ObjectNode params, java.io.PrintWriter err, String command)
-            throws IOException {
-        Path abs = out.toAbsolutePath().normalize();
-        Path work = abs.resolveSibling("." + abs.getFileName() + ".work");
+    public Path workDir(ObjectNode params, java.io.PrintWriter err, String command) throws IOException {
+        Path work = target.resolveSibling("." + target.getFileName() + ".work");
+        ObjectNode key = Json.object();
+        key.set("parameters", params);
+        key.set("inputs", record.inputs());
         Path p = work.resolve("parameters.json");
-        String want = Json.write(params);
+        String want = Json.write(key);
         if (Files.exists(p) && !Files.readString(p).equals(want)) {
-            err.println(command + ": an unfinished run with other parameters was in " + work + "; starting afresh");
+            err.println(command + ": an unfinished run with other parameters or inputs was in " + work + "; starting afresh");
             deleteTree(work);
         }
         Files.createDirectories(work);
@@ -248,22 +345,44 @@ public final class OutputDir implements AutoCloseable {
         return work;
     }
 
-    /** The rows of a stage finished by an earlier run and kept in the work folder, or null (none, or no work folder). */
-    public static com.fasterxml.jackson.databind.node.ArrayNode finishedStage(Path work, String name) throws IOException {
+    /**
+     * The rows of a stage finished by an earlier run and kept in the work folder, or null: none, no work folder, a stage of other
+     * parameters or inputs, or a damaged file (discarded with a warning, so that the stage is recomputed).
+     */
+    public static com.fasterxml.jackson.databind.node.ArrayNode finishedStage(Path work, String name, java.io.PrintWriter err) throws IOException {
         Path done = work == null ? null : work.resolve(name + ".json");
         if (done == null || !Files.exists(done)) {
             return null;
         }
-        return (com.fasterxml.jackson.databind.node.ArrayNode) Json.MAPPER.readTree(Files.readString(done));
+        try {
+            JsonNode j = Json.MAPPER.readTree(Files.readString(done));
+            if (j != null && j.path("key").asText().equals(stageKey(work)) && j.get("rows") instanceof com.fasterxml.jackson.databind.node.ArrayNode rows) {
+                return rows;
+            }
+            err.println("privacy-bounds: warning: discarding stage " + name + " of the work folder: it belongs to other parameters or inputs");
+        } catch (IOException | RuntimeException e) {
+            err.println("privacy-bounds: warning: discarding damaged stage file " + done.getFileName() + " (" + e.getClass().getSimpleName()
+                    + "); recomputing that stage");
+        }
+        Files.deleteIfExists(done);
+        return null;
     }
 
-    /** Keeps the rows of a finished stage in the work folder, atomically (nothing without a work folder). */
+    /** Keeps the rows of a finished stage in the work folder, atomically, under the folder's key (nothing without a work folder). */
     public static void keepStage(Path work, String name, com.fasterxml.jackson.databind.node.ArrayNode rows) throws IOException {
         if (work == null) {
             return;
         }
+        ObjectNode stage = Json.object();
+        stage.put("key", stageKey(work));
+        stage.set("rows", rows);
         Path tmp = work.resolve("." + name + ".json.tmp");
-        Files.writeString(tmp, Json.write(rows), StandardCharsets.UTF_8);
+        Files.writeString(tmp, Json.write(stage), StandardCharsets.UTF_8);
         Files.move(tmp, work.resolve(name + ".json"), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** SHA-256 of the work folder's parameters.json (its parameters and input hashes). */
+    private static String stageKey(Path work) throws IOException {
+        return InputFiles.sha256(Files.readAllBytes(work.resolve("parameters.json")));
     }
 }

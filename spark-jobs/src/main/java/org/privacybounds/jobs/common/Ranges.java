@@ -1,6 +1,8 @@
 package org.privacybounds.jobs.common;
 
 import java.math.BigDecimal;
+
+import org.privacybounds.numeric.Decimals;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,11 +50,11 @@ public final class Ranges {
             String[] r = p.split(":");
             try {
                 if (r.length == 1) {
-                    out.add(new BigDecimal(p));
+                    out.add(Decimals.parse(p));
                 } else if (r.length == 3) {
-                    BigDecimal a = new BigDecimal(r[0].trim());
-                    BigDecimal step = new BigDecimal(r[1].trim());
-                    BigDecimal b = new BigDecimal(r[2].trim());
+                    BigDecimal a = Decimals.parse(r[0]);
+                    BigDecimal step = Decimals.parse(r[1]);
+                    BigDecimal b = Decimals.parse(r[2]);
                     if (step.signum() <= 0 || b.compareTo(a) < 0) {
                         throw new UserInputException(option, p, "a range a:step:b needs step > 0 and b >= a");
                     }
@@ -66,7 +68,7 @@ public final class Ranges {
                     throw new UserInputException(option, p, "must be a number or a range a:step:b");
                 }
             } catch (NumberFormatException e) {
-                throw new UserInputException(option, p, "must be a number or a range a:step:b");
+                throw new UserInputException(option, p, "must be a number or a range a:step:b (|exponent| <= " + Decimals.LIMIT + ")");
             }
         }
         return out;

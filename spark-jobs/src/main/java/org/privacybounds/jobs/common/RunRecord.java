@@ -35,15 +35,17 @@ public final class RunRecord {
 
     private final String command;
     private final ObjectNode parameters;
+    private final ObjectNode inputs;
     private final ObjectNode execution;
     private final List<String> arguments;
     private final Instant start = Instant.now();
     private final ObjectNode stages = Json.object();
     private long lastMark = System.nanoTime();
 
-    private RunRecord(String command, ObjectNode parameters, ObjectNode execution, List<String> arguments) {
+    private RunRecord(String command, ObjectNode parameters, ObjectNode inputs, ObjectNode execution, List<String> arguments) {
         this.command = command;
         this.parameters = parameters;
+        this.inputs = inputs;
         this.execution = execution;
         this.arguments = arguments;
     }
@@ -65,8 +67,27 @@ public final class RunRecord {
             }
         }
         sorted.forEach(params::set);
+        ObjectNode inputs = Json.object();
+        for (OptionSpec o : spec.options()) {
+            Object v = o.getValue();
+            if (InputFiles.OPTIONS.contains(o.longestName()) && v != null) {
+                ObjectNode d = InputFiles.describe(v.toString());
+                if (d != null) {
+                    inputs.set(o.longestName().substring(2), d);
+                }
+            }
+            if (o.longestName().equals("--correlation") && v instanceof Collection<?> c) {
+                for (Object x : c) {
+                    String t = String.valueOf(x);
+                    ObjectNode d = t.startsWith("file:") ? InputFiles.describe(t.substring(5)) : null;
+                    if (d != null) {
+                        inputs.set("correlation " + t, d);
+                    }
+                }
+            }
+        }
         List<String> args = spec.commandLine().getParseResult() == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
-        return new RunRecord(spec.name(), params, exec, args);
+        return new RunRecord(spec.name(), params, inputs, exec, args);
     }
 
     private static JsonNode value(Object v) {
@@ -96,6 +117,11 @@ public final class RunRecord {
         return parameters;
     }
 
+    /** Per input option: the path, size and SHA-256 of the file (or of every file of the folder) it names. */
+    public ObjectNode inputs() {
+        return inputs;
+    }
+
     /** Records the seconds since the previous mark (or the start) as stage {@code name}. */
     public void mark(String name) {
         long now = System.nanoTime();
@@ -109,6 +135,7 @@ public final class RunRecord {
         ObjectNode m = Json.object();
         m.put("command", command);
         m.set("parameters", parameters);
+        m.set("inputs", inputs);
         m.set("execution", execution);
         ArrayNode a = m.putArray("arguments");
         arguments.forEach(a::add);

@@ -24,12 +24,101 @@ public final class SparkSessions {
         SparkSession.Builder b = SparkSession.builder().appName("privacy-bounds " + appName)
                 .config("spark.ui.enabled", "false")
                 .config("spark.ui.showConsoleProgress", "false")
-                .config("spark.sql.session.timeZone", "UTC");
+                .config("spark.sql.session.timeZone", "UTC")
+                // local files without Hadoop's .crc side files: a ':' in a file name breaks their names, and outputs stay clean
+                .config("spark.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
         // spark-submit sets spark.master; only an embedded run takes --master (default local[*])
         if (System.getProperty("spark.master") == null) {
+            checkReachable(common.master);
             b.master(common.master);
+            // Spark's scratch folders (blockmgr-*, spark-*) under one folder of this run, removed when it ends
+            b.config("spark.local.dir", runFolder().toString());
         }
-        return b.getOrCreate();
+        SparkSession spark = b.getOrCreate();
+        awaitExecutors(spark);
+        return spark;
+    }
+
+    /**
+     * A standalone master ({@code spark://HOST:PORT[,HOST:PORT]}) must accept a connection within 5 s before Spark starts: Spark
+     * itself retries an unreachable master for 60 s and then logs a stack of errors.
+     */
+    static void checkReachable(String master) {
+        if (!master.startsWith("spark://")) {
+            return;
+        }
+        String last = null;
+        for (String hp : master.substring("spark://".length()).split(",")) {
+            int colon = hp.lastIndexOf(':');
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new java.net.InetSocketAddress(hp.substring(0, colon), Integer.parseInt(hp.substring(colon + 1))), 5000);
+                return;
+            } catch (java.io.IOException | RuntimeException e) {
+                last = hp + " (" + e.getMessage() + ")";
+            }
+        }
+        throw new UserInputException("--master", master, "cannot connect to " + last + "; is the master running?");
+    }
+
+    /** Seconds a cluster run waits for its first executor ({@code PRIVACY_BOUNDS_EXECUTOR_WAIT}, default 60). */
+    static long executorWaitSeconds() {
+        String v = System.getenv("PRIVACY_BOUNDS_EXECUTOR_WAIT");
+        try {
+            return v == null ? 60 : Math.max(1, Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            return 60;
+        }
+    }
+
+    /**
+     * On a cluster master, waits a bounded time for the first executor: a master that cannot be reached, or one with no live
+     * worker, is then one line and exit 2 instead of a job that waits for resources forever.
+     */
+    private static void awaitExecutors(SparkSession spark) {
+        String master = spark.sparkContext().master();
+        if (master.startsWith("local")) {
+            return;
+        }
+        long deadline = System.nanoTime() + executorWaitSeconds() * 1_000_000_000L;
+        while (spark.sparkContext().statusTracker().getExecutorInfos().length < 2) {
+            if (spark.sparkContext().isStopped() || System.nanoTime() > deadline) {
+                spark.stop();
+                throw new UserInputException("--master", master, "no executor registered within " + executorWaitSeconds()
+                        + " s: is the master reachable and does it have a live worker with free cores? (wait: PRIVACY_BOUNDS_EXECUTOR_WAIT seconds)");
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for executors", e);
+            }
+        }
+    }
+
+    private static java.nio.file.Path runFolder;
+
+    /** The scratch folder of this run (created on first use). */
+    static synchronized java.nio.file.Path runFolder() {
+        if (runFolder == null) {
+            try {
+                runFolder = java.nio.file.Files.createTempDirectory("privacy-bounds-run-");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return runFolder;
+    }
+
+    /** Removes the run's scratch folder (after Spark has stopped). */
+    public static synchronized void removeRunFolder() {
+        if (runFolder != null) {
+            try {
+                OutputDir.deleteTree(runFolder);
+            } catch (java.io.UncheckedIOException e) {
+                // a scratch file still open: the OS temp cleaner takes it
+            }
+            runFolder = null;
+        }
     }
 
     /** Spark's INFO logging off; warnings and errors stay. */
@@ -44,5 +133,12 @@ public final class SparkSessions {
         Configurator.setLevel("org.apache.spark.scheduler.TaskSetManager", Level.FATAL);
         // "hostname resolves to a loopback address" is expected: we bind to loopback
         Configurator.setLevel("org.apache.spark.util.Utils", Level.ERROR);
+        // "spark.local.dir will be overridden by the cluster manager": expected, we set it for embedded runs only
+        Configurator.setLevel("org.apache.spark.SparkConf", Level.ERROR);
+        // a failed task's shuffle files are cleaned up noisily; the failure itself is reported as one line
+        Configurator.setLevel("org.apache.spark.storage.DiskBlockObjectWriter", Level.ERROR);
+        // an unreachable standalone master is reported as one line by SparkSessions
+        Configurator.setLevel("org.apache.spark.scheduler.cluster.StandaloneSchedulerBackend", Level.FATAL);
+        Configurator.setLevel("org.apache.spark.deploy.client.StandaloneAppClient$ClientEndpoint", Level.FATAL);
     }
 }

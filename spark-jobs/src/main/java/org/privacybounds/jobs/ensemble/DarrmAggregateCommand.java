@@ -21,6 +21,7 @@ import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SparkSessions;
@@ -78,9 +79,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        if (!Files.isRegularFile(votes)) {
-            throw new UserInputException("--votes", votes, "must be an existing CSV file with a header row");
-        }
+        InputFiles.file("--votes", votes);
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
             throw new UserInputException("--queries-delta-prime", deltaPrime, "must be in (0, 1]");
         }
@@ -95,7 +94,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             String positive = positiveLabel;
             long seed = common.seed;
             String fileName = votes.getFileName().toString();
-            JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(votes.toString(), partitions) : jsc.textFile(votes.toString())).zipWithIndex();
+            String literal = InputFiles.sparkPath(votes);
+            JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(literal, partitions) : jsc.textFile(literal)).zipWithIndex();
             JavaRDD<long[]> labelled = lines.filter(t -> t._2() > 0 && !t._1().isBlank()).mapPartitions(it -> {
                 CsvParser parser = new CsvParser(new CsvParserSettings());
                 List<long[]> res = new ArrayList<>();

@@ -20,6 +20,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.pufferfish.DiscreteLaw;
 
@@ -42,10 +43,8 @@ final class ConditionalLaws {
      */
     static Result read(SparkSession spark, Path file, String valueColumn, String secretColumn, String query, List<String> secrets,
             boolean dropNonNumeric) {
-        if (!Files.isRegularFile(file)) {
-            throw new UserInputException("--data", file, "must be an existing CSV file with a header row");
-        }
-        Dataset<Row> df = spark.read().option("header", true).option("inferSchema", false).csv(file.toString());
+        Path input = InputFiles.file("--data", file);
+        Dataset<Row> df = spark.read().option("header", true).option("inferSchema", false).csv(InputFiles.sparkPath(input));
         List<String> columns = Arrays.asList(df.columns());
         for (String[] c : new String[][] {{"--value-column", valueColumn}, {"--secret-column", secretColumn}}) {
             if (!columns.contains(c[1])) {

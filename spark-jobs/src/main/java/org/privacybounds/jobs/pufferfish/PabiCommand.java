@@ -16,6 +16,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -311,16 +312,7 @@ public final class PabiCommand implements Callable<Integer> {
 
     /** A covariance matrix from a CSV file (a non-numeric first row is a header). */
     private static Correlation readCovariance(String text) {
-        Path file = Path.of(text.substring(5));
-        if (!Files.isRegularFile(file)) {
-            throw new UserInputException("--correlation", text, "file:CSV needs an existing CSV file holding a covariance matrix");
-        }
-        List<String[]> rows;
-        try {
-            rows = Csv.parse(file);
-        } catch (java.io.IOException e) {
-            throw new UserInputException("--correlation", text, "cannot be read (" + e.getMessage() + ")");
-        }
+        List<String[]> rows = SmallCsv.read("--correlation", Path.of(text.substring(5)), false).rows();
         List<double[]> m = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             String[] r = rows.get(i);

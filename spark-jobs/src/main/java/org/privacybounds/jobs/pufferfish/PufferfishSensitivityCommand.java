@@ -15,6 +15,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -105,6 +106,7 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        datasets = Path.of(Installation.defaulted(spec, "--datasets", datasets.toString()));
         double alpha = parseAlpha(alphaText);
         if (scale != null && targetEpsilon != null) {
             throw new UserInputException("--scale", scale, "give either --scale or --target-epsilon, not both");

@@ -9,15 +9,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.Ranges;
-import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.quantized.CodeGrid;
 import org.privacybounds.quantized.SamplingAverageMechanism;
@@ -74,23 +71,21 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
         if ((codes == null) == (codesFile == null)) {
             throw new UserInputException("--codes", codes == null ? "(none)" : codes, "give exactly one of --codes and --codes-file");
         }
-        if (codesFile != null && !Files.isRegularFile(codesFile)) {
-            throw new UserInputException("--codes-file", codesFile, "must be an existing CSV file");
-        }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
         CodeGrid grid = mechanism.grid();
         int[] records = codes != null ? parseCodes(codes) : null;
+        if (records == null && codesFile != null) {
+            // a small file: read on the driver, before any work, without Spark
+            records = readCodes(codesFile, codesColumn);
+            grid.histogram("--codes-file", records);
+        }
         if (records != null) {
             grid.histogram("--codes", records);
             mechanism.sampleSize(records.length);
         }
         OutputDir out = OutputDir.begin(spec, common);
         try {
-            if (records == null) {
-                records = readCodes(SparkSessions.get(common, "quantized-profile"), codesFile, codesColumn);
-                grid.histogram("--codes-file", records);
-            }
             int n = records.length;
             int t = mechanism.sampleSize(n);
             int[] h = grid.histogram(codes != null ? "--codes" : "--codes-file", records);
@@ -187,19 +182,18 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
         return r;
     }
 
-    private static int[] readCodes(SparkSession spark, Path file, String column) {
-        Dataset<Row> df = spark.read().option("header", true).csv(file.toString());
-        String col = column != null ? column : df.columns().length > 0 ? df.columns()[0] : null;
-        if (col == null || !Arrays.asList(df.columns()).contains(col)) {
-            throw new UserInputException("--codes-column", column, "must be a column of " + file + " (" + String.join(", ", df.columns()) + ")");
+    private static int[] readCodes(Path file, String column) {
+        SmallCsv csv = SmallCsv.read("--codes-file", file, true);
+        int c = column != null ? csv.column("--codes-column", column) : 0;
+        if (csv.header().isEmpty()) {
+            throw new UserInputException("--codes-file", file, "has no columns");
         }
-        List<Row> rows = df.select(col).collectAsList();
-        if (rows.isEmpty()) {
+        if (csv.rows().isEmpty()) {
             throw new UserInputException("--codes-file", file, "has no records");
         }
-        int[] r = new int[rows.size()];
+        int[] r = new int[csv.rows().size()];
         for (int i = 0; i < r.length; i++) {
-            String s = rows.get(i).isNullAt(0) ? "" : rows.get(i).getString(0).trim();
+            String s = SmallCsv.cell(csv.rows().get(i), c);
             try {
                 r[i] = Integer.parseInt(s);
             } catch (NumberFormatException e) {

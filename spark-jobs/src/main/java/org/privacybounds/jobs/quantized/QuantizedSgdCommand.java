@@ -167,7 +167,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             params.put("steps", steps);
             params.put("confidence", confidence);
             params.put("ci", ci);
-            Path work = common.out == null ? null : OutputDir.workDir(common.out, params, spec.commandLine().getErr(), "quantized-sgd");
+            Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "quantized-sgd");
             PrintWriter err = spec.commandLine().getErr();
             List<ObjectNode> summaries = new ArrayList<>();
             long start = System.nanoTime();
@@ -182,7 +182,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             double doneWeight = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
-                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n);
+                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
                 boolean computedNow = forN == null;
                 if (!computedNow) {
                     resumed++;

@@ -21,6 +21,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.InputFiles;
+import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -117,6 +119,7 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        data = Installation.defaulted(spec, "--data", data);
         long start = System.nanoTime();
         String[] cols = votesColumns.split(",");
         if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank()) {
@@ -137,14 +140,14 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
         Sampling s = MechanismOptions.parseSampling(sampling);
         UtilityForm uf = UtilityCommand.parseForm(form);
         long[] yearRange = parseYears();
-        checkLocalFile();
+        String sparkData = checkLocalFile();
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "election-history");
             long sparkReady = System.nanoTime();
             OutputDir.mark(out, "sparkStart");
-            Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(data);
+            Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
             List<String> present = Arrays.asList(raw.columns());
             for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
                 if (!present.contains(c)) {
@@ -289,7 +292,8 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
         throw new UserInputException("--years", years, "must be FROM:TO with integer years, FROM <= TO");
     }
 
-    private void checkLocalFile() {
+    /** The path Spark reads: a local file exactly as named (checked, glob characters escaped); a URI with a scheme as given. */
+    private String checkLocalFile() {
         URI u;
         try {
             u = URI.create(data);
@@ -297,19 +301,18 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
             u = null;
         }
         boolean local = u == null || u.getScheme() == null || u.getScheme().equals("file") || u.getScheme().length() == 1;
-        if (local) {
-            Path p = u != null && "file".equals(u.getScheme()) ? Path.of(u) : Path.of(data);
-            if (!Files.isRegularFile(p)) {
-                throw new UserInputException("--data", data, "no such file");
-            }
+        if (!local) {
+            return data;
         }
+        Path p = u != null && "file".equals(u.getScheme()) ? Path.of(u) : Path.of(data);
+        return InputFiles.sparkPath(InputFiles.file("--data", p));
     }
 
     private static BigDecimal parseDecimal(String option, String v) {
         try {
-            return new BigDecimal(v.trim());
+            return org.privacybounds.numeric.Decimals.parse(v);
         } catch (NumberFormatException e) {
-            throw new UserInputException(option, v, "must be a decimal number");
+            throw new UserInputException(option, v, "must be a decimal number (|exponent| <= 1000)");
         }
     }
 

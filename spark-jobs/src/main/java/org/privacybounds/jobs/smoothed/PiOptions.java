@@ -3,12 +3,11 @@ package org.privacybounds.jobs.smoothed;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
+import java.nio.file.Path;
+
+import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 
@@ -50,28 +49,8 @@ public final class PiOptions {
             description = "The paper's code's hull for two categories: p and 1-p folded together, lower vertex pinned at 1/2 (off by default).")
     boolean symmetric;
 
-    /** Checks what can be checked without Spark (before any work, and in a dry run): inline sets, file existence, column counts. */
-    public void check() {
-        if (source.inline != null) {
-            read(null);
-            return;
-        }
-        checkFile();
-    }
-
-    /** The input file exists and, for vote counts, two columns are named. */
-    private void checkFile() {
-        String path = source.file != null ? source.file : source.votes;
-        if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path))) {
-            throw new UserInputException(source.file != null ? "--distributions-file" : "--distributions-from-votes", path, "no such file");
-        }
-        if (source.votes != null && votesColumns.split(",").length != 2) {
-            throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns");
-        }
-    }
-
-    /** The set as given. */
-    public DistributionSet read(SparkSession spark) {
+    /** The set as given, read on the driver (a small file: no Spark). */
+    public DistributionSet read() {
         if (source.inline != null) {
             List<double[]> pts = new ArrayList<>();
             List<String> labels = new ArrayList<>();
@@ -87,46 +66,53 @@ public final class PiOptions {
         }
         String path = source.file != null ? source.file : source.votes;
         String option = source.file != null ? "--distributions-file" : "--distributions-from-votes";
-        checkFile();
-        Dataset<Row> df = spark.read().option("header", "true").option("mode", "FAILFAST").csv(path);
-        List<String> cols = Arrays.asList(df.columns());
-        boolean hasLabel = cols.contains(labelColumn);
-        List<Row> rows = df.collectAsList();
+        if (path.isBlank()) {
+            throw new UserInputException(option, "\"\"", "must name a CSV file");
+        }
+        SmallCsv csv = SmallCsv.read(option, Path.of(path), true);
+        List<String> cols = csv.header();
+        int label = cols.indexOf(labelColumn);
         List<double[]> pts = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         if (source.file != null) {
-            List<String> probCols = new ArrayList<>(cols);
-            probCols.remove(labelColumn);
-            for (int r = 0; r < rows.size(); r++) {
-                Row row = rows.get(r);
+            List<Integer> probCols = new ArrayList<>();
+            for (int c = 0; c < cols.size(); c++) {
+                if (c != label) {
+                    probCols.add(c);
+                }
+            }
+            for (int r = 0; r < csv.rows().size(); r++) {
+                String[] row = csv.rows().get(r);
                 String[] vals = new String[probCols.size()];
                 for (int c = 0; c < vals.length; c++) {
-                    Object v = row.get(row.fieldIndex(probCols.get(c)));
-                    vals[c] = v == null ? "" : v.toString();
+                    vals[c] = SmallCsv.cell(row, probCols.get(c));
                 }
-                pts.add(parseRow(option, vals, "row " + (r + 1)));
-                labels.add(hasLabel ? String.valueOf(row.get(row.fieldIndex(labelColumn))) : "row " + (r + 1));
+                pts.add(parseRow(option, vals, "row " + (r + 2)));
+                labels.add(label >= 0 ? SmallCsv.cell(row, label) : "row " + (r + 2));
             }
         } else {
             String[] vc = votesColumns.split(",");
-            for (String c : vc) {
-                if (!cols.contains(c.trim())) {
-                    throw new UserInputException("--votes-columns", c.trim(), "is not a column of " + path + " (columns: " + String.join(", ", cols) + ")");
-                }
+            if (vc.length != 2 || vc[0].trim().equals(vc[1].trim())) {
+                throw new UserInputException("--votes-columns", votesColumns, "must name exactly two different columns");
             }
-            for (int r = 0; r < rows.size(); r++) {
-                Row row = rows.get(r);
-                BigDecimal a = votes(row, vc[0].trim(), r);
-                BigDecimal b = votes(row, vc[1].trim(), r);
+            int ca = csv.column("--votes-columns", vc[0].trim());
+            int cb = csv.column("--votes-columns", vc[1].trim());
+            for (int r = 0; r < csv.rows().size(); r++) {
+                String[] row = csv.rows().get(r);
+                BigDecimal a = votes(SmallCsv.cell(row, ca), vc[0].trim(), r);
+                BigDecimal b = votes(SmallCsv.cell(row, cb), vc[1].trim(), r);
                 BigDecimal total = a.add(b);
                 if (total.signum() == 0) {
-                    throw new UserInputException(option, "row " + (r + 1), "has no votes in either column");
+                    throw new UserInputException(option, "row " + (r + 2), "has no votes in either column");
                 }
                 // the share as the double nearest to the exact ratio; the other category gets 1 - share
                 double share = a.divide(total, MathContext.DECIMAL64).doubleValue();
                 pts.add(new double[] {share, 1 - share});
-                labels.add(hasLabel ? String.valueOf(row.get(row.fieldIndex(labelColumn))) : "row " + (r + 1));
+                labels.add(label >= 0 ? SmallCsv.cell(row, label) : "row " + (r + 2));
             }
+        }
+        if (pts.isEmpty()) {
+            throw new UserInputException(option, path, "has no data rows");
         }
         return DistributionSet.of(pts, labels, option);
     }
@@ -169,16 +155,15 @@ public final class PiOptions {
         return o;
     }
 
-    private static BigDecimal votes(Row row, String col, int r) {
-        Object v = row.get(row.fieldIndex(col));
+    private static BigDecimal votes(String v, String col, int r) {
         try {
-            BigDecimal d = new BigDecimal(String.valueOf(v).trim());
+            BigDecimal d = org.privacybounds.numeric.Decimals.parse(v);
             if (d.signum() < 0) {
                 throw new NumberFormatException();
             }
             return d;
         } catch (NumberFormatException e) {
-            throw new UserInputException("--distributions-from-votes", "row " + (r + 1) + " column " + col + " = '" + v + "'",
+            throw new UserInputException("--distributions-from-votes", "row " + (r + 2) + " column " + col + " = '" + v + "'",
                     "vote counts must be non-negative numbers");
         }
     }

@@ -74,12 +74,11 @@ public final class SmoothedCommand implements Callable<Integer> {
         }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         int t = mechanism.sampleSize(n);
-        pi.check();
+        DistributionSet given = pi.read(); // read and checked before any work
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed");
             OutputDir.mark(out, "sparkStart");
-            DistributionSet given = pi.read(spark);
             DistributionSet hull = pi.hull(given);
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             long t0 = System.nanoTime();

@@ -94,11 +94,10 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         for (long v : ns) {
             mechanism.sampleSize(v); // validate every T before any work
         }
-        pi.check();
+        DistributionSet given = pi.read(); // read and checked before any work
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
-            DistributionSet given = pi.read(spark);
             DistributionSet hull = pi.hull(given);
             OutputDir.mark(out, "sparkStartAndInput");
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
@@ -108,13 +107,13 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             pi.echo(params);
             params.set("epsilon", Json.MAPPER.valueToTree(eps));
             params.put("compose", compose);
-            Path work = common.out == null ? null : OutputDir.workDir(common.out, params, spec.commandLine().getErr(), "smoothed-sweep");
+            Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "smoothed-sweep");
             List<ObjectNode> rows = new ArrayList<>();
             long start = System.nanoTime();
             int resumed = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
-                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n);
+                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
                 if (forN != null) {
                     resumed++;
                 } else {
