@@ -20,6 +20,7 @@ ensure_built() {
   if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" \
       \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
     echo "privacy-bounds: building (mvn package -DskipTests) ..." >&2
-    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package >&2)
+    # without colour codes: Maven's -q still emits ANSI resets, which a user's terminal log would keep
+    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2; exit "${PIPESTATUS[0]}")
   fi
 }

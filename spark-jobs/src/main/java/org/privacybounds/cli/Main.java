@@ -88,6 +88,9 @@ public final class Main implements Runnable {
                 }
                 return 0;
             }
+            if (shuttingDown()) {
+                return 130; // interrupted: the shutdown hook says so in one line; the job's cancellation is not an error of its own
+            }
             RuntimeException bad = UserInputException.findIn(ex);
             if (bad != null) {
                 e.println("error: " + printable(bad.getMessage()));
@@ -117,6 +120,18 @@ public final class Main implements Runnable {
         o.flush();
         e.flush();
         return code;
+    }
+
+    /** True while the JVM shuts down (SIGINT, SIGTERM): hooks can no longer be added then. */
+    static boolean shuttingDown() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        }
     }
 
     /** The innermost cause's message, which names what went wrong (a full disk, a lost executor), with its type. */

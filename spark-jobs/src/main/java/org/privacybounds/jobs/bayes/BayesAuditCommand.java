@@ -30,6 +30,7 @@ import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -61,6 +62,8 @@ public final class BayesAuditCommand implements Callable<Integer> {
     /** The largest n: the audit is exact over all (n+1)^2 (database, output) pairs. */
     static final int MAX_N = 100_000;
     static final double DP_TOLERANCE = 1e-12;
+    /** The largest nominal eps audited. */
+    static final double MAX_EPSILON = 1e6;
 
     @Spec
     CommandSpec spec;
@@ -132,6 +135,12 @@ public final class BayesAuditCommand implements Callable<Integer> {
             }
         }
         double[] eps = positives("--epsilon", epsilon, false);
+        for (double e : eps) {
+            if (e > MAX_EPSILON) {
+                // beyond this the mechanisms are the argmax and exp(eps u / 2S) leaves double range: no number would be meaningful
+                throw new UserInputException("--epsilon", e, "must be at most " + MAX_EPSILON + " (the mechanism is then the deterministic argmax)");
+            }
+        }
         if (!(delta > 0 && delta < 1)) {
             throw new UserInputException("--delta", delta, "must be in (0, 1)");
         }
@@ -148,6 +157,14 @@ public final class BayesAuditCommand implements Callable<Integer> {
         if (searchUpTo < 0 || searchUpTo > 5_000) {
             throw new UserInputException("--search-up-to", searchUpTo, "must be in [0, 5000]");
         }
+        // (n+1)^2 utilities and, per mechanism and eps (and fraction), (n+1)^2 log-ratios; the smoothed delta is O(n^2) per profile
+        double coreSeconds = 1;
+        for (long v : ns) {
+            double pairs = (double) (v + 1) * (v + 1);
+            coreSeconds += pairs * (2e-7 + 3 * eps.length * (1 + fractions.length) * 6e-8);
+        }
+        coreSeconds += 1e-8 * Math.pow(Math.max(statementsUpTo, searchUpTo), 3);
+        WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, 64.0 * ns.stream().mapToLong(Long::longValue).max().orElse(1) * 3 * eps.length);
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "bayes-audit");

@@ -27,6 +27,10 @@ public final class CommonOptions {
     @Option(names = "--verbose", description = "Show Spark's INFO logging (off by default; progress lines always show).")
     public boolean verbose;
 
-    @Option(names = "--dry-run", description = "Check every option (values, ranges, --out) and print the parameters; compute nothing, write nothing.")
+    @Option(names = "--dry-run", description = "Check every option (values, ranges, --out) and the input files, print the parameters; compute nothing, write nothing.")
     public boolean dryRun;
+
+    @Option(names = "--max-work", paramLabel = "SECONDS", defaultValue = "86400",
+            description = "Refuse a run whose estimated work exceeds this many core-seconds (default: ${DEFAULT-VALUE}, one core-day); the estimate is printed with --verbose and --dry-run.")
+    public double maxWork;
 }

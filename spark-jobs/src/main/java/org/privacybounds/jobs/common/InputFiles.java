@@ -54,7 +54,13 @@ public final class InputFiles {
      * glob characters escaped, so that {@code weird[1].csv} is not {@code weird1.csv} and {@code other*.csv} is one file.
      */
     public static String sparkPath(Path p) {
-        String abs = p.toAbsolutePath().normalize().toString().replace('\\', '/');
+        Path file = p.toAbsolutePath().normalize();
+        if (file.getFileName().toString().contains(":")) {
+            // Hadoop's checksum side file ".NAME.crc" is a relative path with a ':' in it, which Hadoop's Path cannot hold:
+            // Spark reads the file through a link with a plain name in this run's scratch folder
+            file = linkWithoutColon(file);
+        }
+        String abs = file.toString().replace('\\', '/');
         StringBuilder b = new StringBuilder("file://");
         for (char c : abs.toCharArray()) {
             if ("{}[]*?\\".indexOf(c) >= 0) {
@@ -63,6 +69,132 @@ public final class InputFiles {
             b.append(c);
         }
         return b.toString();
+    }
+
+    /** What a streaming check of a CSV file found: its header (trimmed names) and the number of data rows. */
+    public record CsvShape(List<String> header, long rows) {
+    }
+
+    /**
+     * One streaming pass over a CSV file with a header row, in constant memory, before Spark reads it: a bad file is one line
+     * naming it and what is wrong (binary, not UTF-8, a field over 1 MB, duplicate or unnamed columns, a row whose width differs
+     * from the header's, trailing empty fields allowed), never a task failure deep in Spark.
+     */
+    public static CsvShape checkCsv(String option, Path file) {
+        Path p = file(option, file);
+        try {
+            return scanCsv(option, file, p);
+        } catch (UserInputException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof java.nio.charset.CharacterCodingException) {
+                    throw new UserInputException(option, file, "is not UTF-8 text (save it as UTF-8)");
+                }
+                if (c instanceof NulCheck.Binary) {
+                    throw new UserInputException(option, file, "is binary (it contains NUL bytes), not a CSV text file");
+                }
+                if (c.getCause() == c) {
+                    break;
+                }
+            }
+            if (e instanceof com.univocity.parsers.common.TextParsingException t) {
+                throw new UserInputException(option, file, "line " + (t.getLineIndex() + 1) + " has a field longer than 1 MB or is not CSV");
+            }
+            throw new UserInputException(option, file, "cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    private static CsvShape scanCsv(String option, Path file, Path p) throws IOException {
+        com.univocity.parsers.csv.CsvParserSettings settings = new com.univocity.parsers.csv.CsvParserSettings();
+        settings.setLineSeparatorDetectionEnabled(true);
+        settings.setMaxColumns(100_000);
+        settings.setMaxCharsPerColumn(1 << 20);
+        settings.setReadInputOnSeparateThread(false);
+        java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        com.univocity.parsers.csv.CsvParser parser = new com.univocity.parsers.csv.CsvParser(settings);
+        try (java.io.Reader r = new java.io.BufferedReader(new java.io.InputStreamReader(new NulCheck(Files.newInputStream(p)), utf8), 1 << 16)) {
+            parser.beginParsing(r);
+            String[] header = parser.parseNext();
+            if (header == null) {
+                throw new UserInputException(option, file, "is empty (a header row is needed)");
+            }
+            List<String> names = new java.util.ArrayList<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int c = 0; c < header.length; c++) {
+                String name = header[c] == null ? "" : header[c].trim();
+                if (name.isEmpty()) {
+                    if (c == header.length - 1 && c > 0) {
+                        break; // a trailing comma after the last name
+                    }
+                    throw new UserInputException(option, file, "column " + (c + 1) + " of the header has no name");
+                }
+                if (!seen.add(name)) {
+                    throw new UserInputException(option, file, "the header names column '" + name + "' twice");
+                }
+                names.add(name);
+            }
+            long rows = 0;
+            for (String[] row; (row = parser.parseNext()) != null;) {
+                rows++;
+                int width = row.length;
+                while (width > names.size() && (row[width - 1] == null || row[width - 1].isBlank())) {
+                    width--;
+                }
+                if (width != names.size() && !(width == 1 && (row[0] == null || row[0].isBlank()))) {
+                    throw new UserInputException(option, file, "row " + (rows + 1) + " has " + width + " fields but the header has " + names.size());
+                }
+            }
+            return new CsvShape(List.copyOf(names), rows);
+        } finally {
+            parser.stopParsing();
+        }
+    }
+
+    /** A stream that fails on the first NUL byte: text files have none, binary files have them early. */
+    private static final class NulCheck extends java.io.FilterInputStream {
+        static final class Binary extends IOException {
+            private static final long serialVersionUID = 1L;
+        }
+
+        NulCheck(java.io.InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b == 0) {
+                throw new Binary();
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            for (int i = off; i < off + n; i++) {
+                if (buf[i] == 0) {
+                    throw new Binary();
+                }
+            }
+            return n;
+        }
+    }
+
+    private static Path linkWithoutColon(Path file) {
+        try {
+            Path dir = Files.createDirectories(SparkSessions.runFolder().resolve("inputs"));
+            Path link = dir.resolve("input-" + sha256(file.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 16) + "-"
+                    + file.getFileName().toString().replace(':', '_'));
+            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.createSymbolicLink(link, file);
+            }
+            return link;
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new UserInputException("--data", file, "has a ':' in its name, which Spark cannot read here; rename or copy the file");
+        }
     }
 
     /** Hex SHA-256 of bytes. */

@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 public final class RunRecord {
     /** Options that change how or where a run happens, never what it computes. */
-    static final List<String> EXECUTION_OPTIONS = List.of("--out", "--overwrite", "--json", "--master", "--verbose", "--dry-run", "--partitions");
+    static final List<String> EXECUTION_OPTIONS = List.of("--out", "--overwrite", "--json", "--master", "--verbose", "--dry-run", "--partitions", "--max-work");
 
     private final String command;
     private final ObjectNode parameters;

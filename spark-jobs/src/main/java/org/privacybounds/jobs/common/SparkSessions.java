@@ -24,9 +24,7 @@ public final class SparkSessions {
         SparkSession.Builder b = SparkSession.builder().appName("privacy-bounds " + appName)
                 .config("spark.ui.enabled", "false")
                 .config("spark.ui.showConsoleProgress", "false")
-                .config("spark.sql.session.timeZone", "UTC")
-                // local files without Hadoop's .crc side files: a ':' in a file name breaks their names, and outputs stay clean
-                .config("spark.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+                .config("spark.sql.session.timeZone", "UTC");
         // spark-submit sets spark.master; only an embedded run takes --master (default local[*])
         if (System.getProperty("spark.master") == null) {
             checkReachable(common.master);
@@ -102,6 +100,15 @@ public final class SparkSessions {
         if (runFolder == null) {
             try {
                 runFolder = java.nio.file.Files.createTempDirectory("privacy-bounds-run-");
+                java.nio.file.Path created = runFolder;
+                // removed at exit whatever happens (a finished run removes it earlier, after Spark stops)
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        OutputDir.deleteTree(created);
+                    } catch (RuntimeException e) {
+                        // Spark may still be deleting its own files in there
+                    }
+                }, "privacy-bounds-scratch"));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

@@ -26,6 +26,7 @@ import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.univocity.parsers.csv.CsvParser;
@@ -79,7 +80,9 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        InputFiles.file("--votes", votes);
+        InputFiles.CsvShape shape = InputFiles.checkCsv("--votes", votes);
+        // every query's label and guarantee is kept on the driver
+        WorkLimit.check(spec, common, "--votes (" + shape.rows() + " rows)", 1e-4 * shape.rows() + 2, 2e3 * shape.rows());
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
             throw new UserInputException("--queries-delta-prime", deltaPrime, "must be in (0, 1]");
         }

@@ -22,6 +22,7 @@ import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -110,6 +111,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
         boolean high = DarrmOptions.highPrecision(verify, set.size());
+        WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, true, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
         List<double[]> laws = actualLaws();
         OutputDir out = OutputDir.begin(spec, common);

@@ -100,6 +100,15 @@ public final class DarrmOptions {
         return ConstraintSet.of(k, epsilon, mechanismDelta);
     }
 
+    /**
+     * Core-seconds of a run over the constraint set: about 30 rounds of double scans (2e-7 s per multiset) when optimizing, and the
+     * 60-digit pass (about 1e-6 K s per multiset, measured at K = 15 and 21; twice when the certificate rescales).
+     */
+    static double estimate(ConstraintSet set, boolean optimize, boolean high) {
+        double p = set.size();
+        return 1 + (optimize ? 30 * 2e-7 * p : 2e-7 * p) + (high ? 2 * 1e-6 * set.k() * p : 0);
+    }
+
     /** The --verify choice of darrm-optimize and darrm-verify: true for the 60-digit pass (auto: up to 1,000,000 constraints). */
     static boolean highPrecision(String verify, long constraints) {
         String mode = verify.trim().toLowerCase(Locale.ROOT);

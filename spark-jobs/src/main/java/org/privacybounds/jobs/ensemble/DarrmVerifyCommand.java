@@ -14,6 +14,7 @@ import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -57,6 +58,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
     public Integer call() {
         ConstraintSet set = setting.set();
         boolean high = DarrmOptions.highPrecision(verify, set.size());
+        WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
         double em = Math.exp(setting.m * setting.epsilon);
         OutputDir out = OutputDir.begin(spec, common);

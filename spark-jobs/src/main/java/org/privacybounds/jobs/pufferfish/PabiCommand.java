@@ -23,6 +23,7 @@ import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
@@ -109,6 +110,13 @@ public final class PabiCommand implements Callable<Integer> {
             if (figure != 5 && figure != 6) {
                 throw new UserInputException("--figure", figure, "allowed: 5 or 6");
             }
+            for (String fixed : List.of("--steps", "--correlation", "--alpha", "--lipschitz", "--sigma", "--step-size", "--data-lipschitz",
+                    "--secret-distance", "--secret-index")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(fixed)) {
+                    throw new UserInputException("--figure", figure, "fixes " + fixed + " (the figure's own setting); drop " + fixed
+                            + " or drop --figure and give the grid yourself");
+                }
+            }
             if (steps == null) {
                 steps = "1:1:100";
             }
@@ -150,6 +158,18 @@ public final class PabiCommand implements Callable<Integer> {
         for (String c : correlations) {
             corrTexts.addAll(c.startsWith("file:") ? List.of(c) : Arrays.asList(c.split(",")));
         }
+        // the grid's size before it is built: a product of lists can be astronomically large
+        long gridSize = 1;
+        for (int size : new int[] {alphas.size(), ls.size(), sigmas.size(), etas.size(), cs.size(), ds.size(), corrTexts.size(), strategies.size()}) {
+            gridSize = size == 0 ? 0 : gridSize > Long.MAX_VALUE / size ? Long.MAX_VALUE : gridSize * size;
+        }
+        double rowCount = (double) gridSize * ts.size();
+        if (rowCount > 20_000_000L) {
+            throw new UserInputException("--steps and the grid options", ts.size() + " values of T x " + gridSize + " settings",
+                    "at most 20,000,000 rows per run; split the grid");
+        }
+        // every setting computes its budget curve for T = 1..max T (about 1e-7 core-seconds per step); rows are kept on the driver
+        WorkLimit.check(spec, common, "--steps and the grid options", gridSize * (double) maxT * 1e-7 + 1, rowCount * 200 + gridSize * 64.0);
         // validate everything that needs no file before starting Spark
         List<Setting> settings = new ArrayList<>();
         for (double a : alphas) {
@@ -164,10 +184,6 @@ public final class PabiCommand implements Callable<Integer> {
                     }
                 }
             }
-        }
-        long gridSize = (long) settings.size() * corrTexts.size() * strategies.size();
-        if (gridSize * ts.size() > 20_000_000L) {
-            throw new UserInputException("--steps", ts.size() + " values x " + gridSize + " settings", "at most 20,000,000 rows per run; split the grid");
         }
         List<Correlation> parsed = new ArrayList<>();
         for (String c : corrTexts) {

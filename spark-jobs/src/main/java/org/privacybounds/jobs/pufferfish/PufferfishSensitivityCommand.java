@@ -15,6 +15,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -133,6 +134,12 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
         }
         if (data == null || valueColumn == null || secretColumn == null) {
             throw new UserInputException("--data", data, "give --data, --value-column and --secret-column (or --table1)");
+        }
+        InputFiles.CsvShape shape = InputFiles.checkCsv("--data", data); // before any work, also in a dry run
+        for (String[] c : new String[][] {{"--value-column", valueColumn}, {"--secret-column", secretColumn}}) {
+            if (!shape.header().contains(c[1])) {
+                throw new UserInputException(c[0], c[1], "must be a column of " + data.getFileName() + " (" + String.join(", ", shape.header()) + ")");
+            }
         }
         OutputDir out = OutputDir.begin(spec, common);
         try {

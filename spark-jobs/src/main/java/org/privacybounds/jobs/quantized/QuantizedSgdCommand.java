@@ -21,6 +21,7 @@ import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.quantized.CodeGrid;
 import org.privacybounds.quantized.DatabaseSampler;
 import org.privacybounds.quantized.MonteCarloMean;
@@ -139,11 +140,17 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         CodeGrid grid = mechanism.grid();
         OutputRounding rounding = mechanism.rounding();
         SamplingAverageMechanism.Neighbors neighborSet = mechanism.neighborSet();
+        double coreSeconds = 0;
+        double memory = 0;
         for (long v : ns) {
             int t = mechanism.sampleSize(v);
             SamplingAverageMechanism.checkSizes(grid, t, v); // size limits, before any work
-            assignments((int) v, pi.length); // syntax and feasibility
+            int a = assignments((int) v, pi.length).size(); // syntax and feasibility
+            // one database costs about 2e-5 n^1.5 core-seconds with every neighbour, 15 times less with the heuristic two
+            coreSeconds += (double) a * trials * 2e-5 * Math.pow(v, 1.5) / (neighborSet == SamplingAverageMechanism.Neighbors.ALL ? 1 : 15);
+            memory = Math.max(memory, (double) a * trials * (8.0 * (3 * eps.length + 1) + 48));
         }
+        WorkLimit.check(spec, common, "--n, --trials and --assignments", coreSeconds, memory);
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "quantized-sgd");

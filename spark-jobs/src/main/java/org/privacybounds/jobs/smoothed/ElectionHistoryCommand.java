@@ -28,6 +28,7 @@ import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.AdjustedUtility;
 import org.privacybounds.smoothed.ElectionPrivacy;
@@ -122,8 +123,8 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
         data = Installation.defaulted(spec, "--data", data);
         long start = System.nanoTime();
         String[] cols = votesColumns.split(",");
-        if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank()) {
-            throw new UserInputException("--votes-columns", votesColumns, "must name exactly two columns, e.g. votes_a,votes_b");
+        if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank() || cols[0].trim().equals(cols[1].trim())) {
+            throw new UserInputException("--votes-columns", votesColumns, "must name exactly two different columns, e.g. votes_a,votes_b");
         }
         AdjustedUtility.epsilonOfThreshold(threshold);
         String lostFraction = loss == null || (loss.lostFraction == null && loss.eta == null) ? "0.002" : loss.lostFraction;
@@ -162,6 +163,11 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
                     .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1])
                     .collect());
             rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
+            for (int i = 1; i < rows.size(); i++) {
+                if (rows.get(i).getLong(0) == rows.get(i - 1).getLong(0)) {
+                    throw new UserInputException("--data", data, "year " + rows.get(i).getLong(0) + " appears in more than one row (one election per year)");
+                }
+            }
             if (rows.isEmpty()) {
                 throw new UserInputException("--years", years, "selects no election of " + data);
             }
@@ -305,7 +311,17 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
             return data;
         }
         Path p = u != null && "file".equals(u.getScheme()) ? Path.of(u) : Path.of(data);
-        return InputFiles.sparkPath(InputFiles.file("--data", p));
+        InputFiles.CsvShape shape = InputFiles.checkCsv("--data", p);
+        String[] cols = votesColumns.split(",");
+        for (String c : new String[] {yearColumn, cols[0].trim(), cols[1].trim()}) {
+            if (!shape.header().contains(c)) {
+                throw new UserInputException(c.equals(yearColumn) ? "--year-column" : "--votes-columns", c,
+                        "is not a column of " + data + " (columns: " + String.join(", ", shape.header()) + ")");
+            }
+        }
+        // every election's result row is kept on the driver (about 13 KB each, measured at 300,000 rows)
+        WorkLimit.check(spec, common, "--data (" + shape.rows() + " rows)", 1e-3 * shape.rows() + 2, 13e3 * shape.rows());
+        return InputFiles.sparkPath(p);
     }
 
     private static BigDecimal parseDecimal(String option, String v) {

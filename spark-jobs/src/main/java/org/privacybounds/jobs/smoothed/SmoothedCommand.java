@@ -14,6 +14,7 @@ import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
@@ -75,6 +76,8 @@ public final class SmoothedCommand implements Callable<Integer> {
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         int t = mechanism.sampleSize(n);
         DistributionSet given = pi.read(); // read and checked before any work
+        double[] cost = SmoothedRunner.estimate(n, pi.hull(given), mechanism.sampling(), eps.length);
+        WorkLimit.check(spec, common, "--n and --epsilon", cost[0], cost[1]);
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed");

@@ -24,6 +24,18 @@ public final class SmoothedRunner {
         return hull.categories() == 2 && hull.size() <= 2 && sampling == Sampling.WITHOUT_REPLACEMENT ? "large-n" : "enumeration";
     }
 
+    /**
+     * {core-seconds, driver bytes} of one n: the large-n method evaluates a bound at every h up to n/2 for each eps and keeps
+     * about 8 bytes per h (bench/results/smoothed-*.csv: 118 s and 728 MB at n = 1e8 with 4 eps); enumeration is limited by
+     * {@link Algorithm1#WORK_LIMIT} itself.
+     */
+    static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
+        if (method(hull, sampling).equals("large-n")) {
+            return new double[] {3e-7 * n * epsilons + 2, 8.0 * n};
+        }
+        return new double[] {1, 0};
+    }
+
     static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
             int partitions, Consumer<String> progress) {
         if (n < 1) {

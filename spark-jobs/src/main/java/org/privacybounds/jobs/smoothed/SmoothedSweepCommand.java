@@ -19,6 +19,7 @@ import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.Composition;
@@ -95,6 +96,14 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             mechanism.sampleSize(v); // validate every T before any work
         }
         DistributionSet given = pi.read(); // read and checked before any work
+        double coreSeconds = 0;
+        double memory = 0;
+        for (long v : ns) {
+            double[] cost = SmoothedRunner.estimate(v, pi.hull(given), mechanism.sampling(), eps.length);
+            coreSeconds += cost[0];
+            memory = Math.max(memory, cost[1]);
+        }
+        WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed-sweep");

@@ -76,7 +76,7 @@ class OutputLayoutTest {
         Files.writeString(out.resolve("mine.txt"), "user data");
         Run r = SparkTestSession.run(with(PROFILE, "--out", out.toString()));
         assertEquals(2, r.exitCode());
-        assertTrue(r.err().contains("is not a finished run"), r.err());
+        assertTrue(r.err().contains("was not written by privacy-bounds"), r.err());
         assertEquals("user data", Files.readString(out.resolve("mine.txt")));
     }
 

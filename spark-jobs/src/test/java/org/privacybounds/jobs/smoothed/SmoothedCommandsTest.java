@@ -104,9 +104,12 @@ class SmoothedCommandsTest extends SparkTestSession {
                 "--json", "--out", tmp.resolve("p").toString());
         assertEquals(0, partial.exitCode());
         JsonNode prow = partial.json().get("rows");
-        Files.writeString(work.resolve("n=600.json"), "[" + prow.get(0) + "," + prow.get(1) + "]");
-        Files.writeString(work.resolve("n=800.json"), "[" + prow.get(2) + "," + prow.get(3) + "]");
-        Files.writeString(work.resolve("parameters.json"), parametersOf(full.json()));
+        // the work folder's key (parameters and input hashes) and, in every stage file, its SHA-256
+        String key = "{\"parameters\":" + parametersOf(full.json()) + ",\"inputs\":{}}";
+        Files.writeString(work.resolve("parameters.json"), key);
+        String hash = org.privacybounds.jobs.common.InputFiles.sha256(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Files.writeString(work.resolve("n=600.json"), "{\"key\":\"" + hash + "\",\"rows\":[" + prow.get(0) + "," + prow.get(1) + "]}");
+        Files.writeString(work.resolve("n=800.json"), "{\"key\":\"" + hash + "\",\"rows\":[" + prow.get(2) + "," + prow.get(3) + "]}");
         Run resumed = run(argsB);
         assertEquals(0, resumed.exitCode(), resumed.err());
         assertTrue(resumed.err().contains("(2 resumed)"), resumed.err() + "\nwork: " + work);

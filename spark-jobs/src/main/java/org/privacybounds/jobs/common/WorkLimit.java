@@ -1,0 +1,79 @@
+package org.privacybounds.jobs.common;
+
+import java.util.Locale;
+
+/**
+ * The work and driver memory of a run, estimated from its options before anything starts: a run that would not finish
+ * (beyond {@code --max-work} core-seconds, one core-day by default) or would not fit in the driver's heap is refused with
+ * exit 2, naming the options that drive the estimate. The estimates are coarse models fitted to this project's benchmarks
+ * on a 2-core machine (bench/results/); they are meant to tell a day from a year, not a minute from two.
+ */
+public final class WorkLimit {
+    /** The share of the driver's maximum heap a run may plan to use. */
+    static final double HEAP_SHARE = 0.6;
+
+    private WorkLimit() {
+    }
+
+    /**
+     * Checks an estimate.
+     *
+     * @param options the options that drive it, as the user would change them (e.g. "--n and --epsilon")
+     * @param coreSeconds estimated CPU work
+     * @param driverBytes estimated driver memory
+     */
+    public static void check(picocli.CommandLine.Model.CommandSpec spec, CommonOptions common, String options, double coreSeconds, double driverBytes) {
+        double heap = Runtime.getRuntime().maxMemory();
+        if (!(driverBytes <= HEAP_SHARE * heap)) {
+            throw new UserInputException(String.format(Locale.ROOT,
+                    "%s: the run would need about %s of driver memory, more than %.0f %% of the %s heap; reduce them (or give the JVM more: PRIVACY_BOUNDS_JAVA_OPTS=-Xmx..)",
+                    options, bytes(driverBytes), HEAP_SHARE * 100, bytes(heap)));
+        }
+        if (!(coreSeconds <= common.maxWork)) {
+            throw new UserInputException(String.format(Locale.ROOT,
+                    "%s: the run would take about %s of core time, more than --max-work %s; reduce them, or raise --max-work (in seconds) if you mean it",
+                    options, duration(coreSeconds), duration(common.maxWork)));
+        }
+        if (coreSeconds > 60 || common.verbose || common.dryRun) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "%s: %s (from %s; limit --max-work %s)%n", spec.name(), describe(coreSeconds, driverBytes), options,
+                    duration(common.maxWork));
+            spec.commandLine().getErr().flush();
+        }
+    }
+
+    static String describe(double seconds, double bytes) {
+        return "estimate " + duration(seconds) + " of core time, " + bytes(bytes) + " of driver memory";
+    }
+
+    static String duration(double s) {
+        if (!Double.isFinite(s)) {
+            return "forever";
+        }
+        if (s < 120) {
+            return String.format(Locale.ROOT, "%.0f s", s);
+        }
+        if (s < 7200) {
+            return String.format(Locale.ROOT, "%.0f min", s / 60);
+        }
+        if (s < 3 * 86400) {
+            return String.format(Locale.ROOT, "%.1f h", s / 3600);
+        }
+        if (s < 3 * 365 * 86400.0) {
+            return String.format(Locale.ROOT, "%.0f days", s / 86400);
+        }
+        return String.format(Locale.ROOT, "%.2g years", s / (365 * 86400.0));
+    }
+
+    static String bytes(double b) {
+        if (!Double.isFinite(b)) {
+            return "unbounded";
+        }
+        if (b < 1 << 20) {
+            return String.format(Locale.ROOT, "%.0f KB", b / 1024);
+        }
+        if (b < 1L << 30) {
+            return String.format(Locale.ROOT, "%.0f MB", b / (1 << 20));
+        }
+        return String.format(Locale.ROOT, "%.1f GB", b / (1L << 30));
+    }
+}
