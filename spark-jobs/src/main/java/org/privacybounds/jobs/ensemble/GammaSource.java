@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
@@ -55,7 +56,17 @@ public final class GammaSource {
                     g = f.equals("sub") ? NoiseFunctions.subsampling(s.k, (int) s.m) : NoiseFunctions.doubleSubsampling(s.k, (int) s.m);
                 }
                 case "const" -> g = NoiseFunctions.constant(s.k, NoiseFunctions.pConst(s.m, s.epsilon, s.delta(), s.k, Math.min(1, s.k * s.mechanismDelta)));
-                case "opt" -> g = DarrmOptimizer.optimize(set, s.m, s.delta(), s.objective(), sep, progress).gamma();
+                case "opt" -> {
+                    g = DarrmOptimizer.optimize(set, s.m, s.delta(), s.objective(), sep, progress).gamma();
+                    if (DarrmOptions.highPrecision("auto", set.size())) {
+                        // the labels' guarantee rests on gamma: certify it as darrm-optimize does (scaled until the 60-digit check passes)
+                        HighPrecisionVerifier.Certified c = HighPrecisionVerifier.certify(set, g, s.m, s.delta());
+                        g = c.gamma();
+                        if (progress != null && c.rescaled()) {
+                            progress.accept("gamma scaled by " + c.factor() + " to pass the 60-digit check");
+                        }
+                    }
+                }
                 default -> throw new UserInputException("--family", family, "allowed: sub, dsub, const, opt");
             }
         }

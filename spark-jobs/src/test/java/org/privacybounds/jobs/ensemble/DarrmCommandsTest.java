@@ -162,7 +162,8 @@ class DarrmCommandsTest extends SparkTestSession {
             assertFalse(Files.exists(out));
         }
         Run w = run("darrm-aggregate", "--votes", bad.toString(), "--k", "3", "--m", "1", "--epsilon", "0.1", "--family", "sub");
-        assertTrue(w.err().contains("row 3 has 2 columns"), w.err());
+        assertEquals(2, w.exitCode());
+        assertTrue(w.err().contains("row 3 has 2 fields but the header has 3"), w.err());
     }
 
     private static String[] with(String[] base, String... more) {
