@@ -34,6 +34,22 @@ public final class ExactSamplingProfile {
             n += c;
         }
         Map<List<Integer>, BigDecimal> out = new HashMap<>();
+        if (sampling == Sampling.WITHOUT_REPLACEMENT && n - sampleSize < sampleSize) {
+            // few records left out (lost ballots): enumerate the left-out histogram l = h - k, sum n - T (the same law)
+            BigInteger total = ExactMath.binomial(n, n - sampleSize);
+            for (int[] l : Compositions.of(n - sampleSize, h.length)) {
+                BigInteger num = BigInteger.ONE;
+                int[] k = new int[h.length];
+                for (int i = 0; i < h.length; i++) {
+                    num = num.multiply(ExactMath.binomial(h[i], l[i]));
+                    k[i] = h[i] - l[i];
+                }
+                if (num.signum() > 0) {
+                    out.put(key(k), ExactMath.ratio(num, total));
+                }
+            }
+            return out;
+        }
         List<int[]> all = Compositions.of(sampleSize, h.length);
         BigInteger total = sampling == Sampling.WITHOUT_REPLACEMENT ? ExactMath.binomial(n, sampleSize)
                 : BigInteger.valueOf(n).pow(sampleSize);

@@ -62,6 +62,14 @@ public final class SampleSize {
         return fromLost(lost, n);
     }
 
+    /** T from the fraction of records published (a random audit sample): {@code T = ceil(fraction n)}, exactly. */
+    public static int fromSampleFraction(BigDecimal fraction, long n) {
+        if (fraction.signum() <= 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
+            throw new BadInputException("--sample-fraction", fraction.toPlainString(), "must be in (0, 1]");
+        }
+        return checked("--sample-fraction", fraction.multiply(BigDecimal.valueOf(n)).setScale(0, RoundingMode.CEILING).longValueExact(), n);
+    }
+
     /** Validates a sample size given directly. */
     public static int checked(String parameter, long sampleSize, long n) {
         if (sampleSize < 0 || sampleSize > n) {

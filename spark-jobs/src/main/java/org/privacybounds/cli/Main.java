@@ -13,6 +13,7 @@ import org.privacybounds.jobs.bayes.BayesAuditCommand;
 import org.privacybounds.jobs.ensemble.DarrmAggregateCommand;
 import org.privacybounds.jobs.ensemble.DarrmOptimizeCommand;
 import org.privacybounds.jobs.ensemble.DarrmVerifyCommand;
+import org.privacybounds.jobs.precincts.PrecinctsCommand;
 import org.privacybounds.jobs.pufferfish.PabiCommand;
 import org.privacybounds.jobs.pufferfish.PufferfishSensitivityCommand;
 import org.privacybounds.jobs.quantized.QuantizedProfileCommand;
@@ -34,7 +35,7 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "privacy-bounds", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Exact, certified privacy bounds where worst-case differential privacy says too little.",
-        subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, PrecinctsCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'privacy-bounds COMMAND --help' for the options and an example of each command."})
 public final class Main implements Runnable {
     @CommandLine.Spec

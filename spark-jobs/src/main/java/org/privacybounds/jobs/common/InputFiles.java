@@ -71,8 +71,11 @@ public final class InputFiles {
         return b.toString();
     }
 
-    /** What a streaming check of a CSV file found: its header (trimmed names) and the number of data rows. */
-    public record CsvShape(List<String> header, long rows) {
+    /**
+     * What a streaming check of a CSV file found: its header (trimmed names, a trailing empty name dropped), the header's full
+     * width (with empty trailing columns) and the number of data rows.
+     */
+    public record CsvShape(List<String> header, int width, long rows) {
     }
 
     /**
@@ -146,7 +149,7 @@ public final class InputFiles {
                     throw new UserInputException(option, file, "row " + (rows + 1) + " has " + width + " fields but the header has " + names.size());
                 }
             }
-            return new CsvShape(List.copyOf(names), rows);
+            return new CsvShape(List.copyOf(names), header.length, rows);
         } finally {
             parser.stopParsing();
         }

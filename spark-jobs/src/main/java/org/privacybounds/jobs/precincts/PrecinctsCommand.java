@@ -1,0 +1,433 @@
+package org.privacybounds.jobs.precincts;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.concat_ws;
+import static org.apache.spark.sql.functions.explode;
+
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
+import org.privacybounds.numeric.Decimals;
+import org.privacybounds.smoothed.PrecinctPrivacy;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import scala.Tuple2;
+
+/** {@code precincts}: the privacy of every precinct's published counts when ballots are lost, or a sample is published. */
+@Command(name = "precincts", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The privacy of every precinct's published vote counts, over any number of candidates, when a fraction of the",
+                "ballots is lost at random (--lost-fraction) or a random sample of ballots is published (--sample-fraction): the",
+                "sampling-histogram mechanism without replacement (Smoothed DP paper, Algorithm 2) with the categories --candidates,",
+                "then 'other'. Per precinct and eps the exact delta_eps(x) with its worst neighbour, the adjusted utility and T/n;",
+                "per county and overall the distribution of log10 delta. Reads long-format returns (one row per precinct, office and",
+                "candidate) as published: every file its own header, columns by name."},
+        footer = {"", "Examples:",
+                "  privacy-bounds precincts --data datasets/pa_2020_general_precincts --office President --candidates 'Joseph R. Biden,Donald J. Trump,Jo Jorgensen' --alias 'Jorgensen/Cohe=Jo Jorgensen' --exclude 'Under Votes,Over Votes,Overvote,Not Assigned' --lost-fraction 0.002 --epsilon 0.5,2 --out out/pa",
+                "  privacy-bounds precincts --data returns.csv --candidates A,B --sample-fraction 0.5 --epsilon 1 --json"})
+public final class PrecinctsCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--data", required = true, paramLabel = "DIR|CSV", description = "A long-format CSV file, or a folder: every *.csv in it.")
+    String data;
+
+    @Option(names = "--office", paramLabel = "NAME", defaultValue = "President", description = "The office whose rows are read (case-insensitive; default: ${DEFAULT-VALUE}).")
+    String office;
+
+    @Option(names = "--candidates", required = true, paramLabel = "A,B,...", split = ",", description = "The candidate categories, in order.")
+    List<String> candidates;
+
+    @Option(names = "--exclude", paramLabel = "NAME,...", split = ",", description = "Rows that are not ballots (e.g. Under Votes,Over Votes): dropped.")
+    List<String> exclude;
+
+    @Option(names = "--alias", paramLabel = "SPELLING=CANDIDATE", description = "Another spelling of a candidate (repeatable), e.g. 'Jorgensen/Cohe=Jo Jorgensen'.")
+    List<String> aliases;
+
+    @Option(names = "--no-other", description = "Drop the remaining candidates (write-ins) instead of counting them as the category 'other'.")
+    boolean noOther;
+
+    /** Exactly one draw. */
+    static final class Draw {
+        @Option(names = "--lost-fraction", paramLabel = "F", description = "Fraction of ballots lost at random: T = n - floor(F n).")
+        String lostFraction;
+
+        @Option(names = "--sample-fraction", paramLabel = "S", description = "Fraction of ballots published as a random sample (an audit): T = ceil(S n).")
+        String sampleFraction;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Draw draw;
+
+    @Option(names = "--epsilon", paramLabel = "LIST", defaultValue = "1", description = "eps values of the profile: e1,e2,... or a:step:b (default: ${DEFAULT-VALUE}).")
+    String epsilon;
+
+    @Option(names = "--threshold", paramLabel = "t", defaultValue = "0.51", description = "Threshold t of the adjusted utility, in [0.5, 1) (default: ${DEFAULT-VALUE}).")
+    double threshold;
+
+    @Option(names = "--county-column", paramLabel = "NAME", defaultValue = "county", description = "(default: ${DEFAULT-VALUE})")
+    String countyColumn;
+
+    @Option(names = "--precinct-column", paramLabel = "NAME", defaultValue = "precinct", description = "(default: ${DEFAULT-VALUE})")
+    String precinctColumn;
+
+    @Option(names = "--office-column", paramLabel = "NAME", defaultValue = "office", description = "(default: ${DEFAULT-VALUE})")
+    String officeColumn;
+
+    @Option(names = "--candidate-column", paramLabel = "NAME", defaultValue = "candidate", description = "(default: ${DEFAULT-VALUE})")
+    String candidateColumn;
+
+    @Option(names = "--votes-column", paramLabel = "NAME", defaultValue = "votes", description = "(default: ${DEFAULT-VALUE})")
+    String votesColumn;
+
+    @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the precincts (default: 4 x the default parallelism).")
+    int partitions;
+
+    /** Quantiles reported of log10 delta. */
+    static final double[] QUANTILES = {0, 0.1, 0.5, 0.9, 1};
+    static final String[] QUANTILE_NAMES = {"min", "p10", "median", "p90", "max"};
+
+    @Override
+    public Integer call() throws Exception {
+        double[] eps = Ranges.epsilons("--epsilon", epsilon);
+        PrecinctPrivacy.Setting setting = setting(eps);
+        PrecinctReturns.Categories categories = categories();
+        PrecinctReturns.Columns columns = new PrecinctReturns.Columns(countyColumn, precinctColumn, officeColumn, candidateColumn, votesColumn);
+        if (office == null || office.isBlank()) {
+            throw new UserInputException("--office", "\"\"", "name the office, e.g. President");
+        }
+        List<PrecinctReturns.Checked> files = PrecinctReturns.check(PrecinctReturns.files(data), columns);
+        long rows = files.stream().mapToLong(PrecinctReturns.Checked::rows).sum();
+        // every row is read once (about 1e-5 core-s); a precinct (at most a fifth of the rows: a few candidates and offices each) costs
+        // about 3e-6 core-s per eps and category pair when few ballots are lost, 2.2e-4 when half are drawn (measured on the
+        // Pennsylvania files: 0.8 s and 57 s for 7,962 precincts, two eps, four categories, one core); the driver keeps summaries
+        double pair = eps.length * Math.pow(categories.names().size(), 2);
+        double perPrecinct = pair * (setting.draw() == PrecinctPrivacy.Draw.LOST_FRACTION ? 3e-6 : 2.2e-4);
+        WorkLimit.check(spec, common, "--data (" + rows + " rows) and --epsilon", 2 + rows * (1e-5 + perPrecinct / 5), 64e6);
+        OutputDir out = OutputDir.begin(spec, common);
+        try {
+            PrintWriter err = spec.commandLine().getErr();
+            SparkSession spark = SparkSessions.get(common, "precincts");
+            OutputDir.mark(out, "sparkStart");
+            int parts = partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            JavaRDD<PrecinctJob.Cell> cells = PrecinctJob.cells(jsc, files, columns, office, categories).cache();
+            JavaRDD<PrecinctJob.Cell> bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0);
+            List<PrecinctJob.Cell> badRows = bad.take(1);
+            if (!badRows.isEmpty()) {
+                PrecinctJob.Cell b = badRows.get(0);
+                throw new UserInputException("--data", b.file(), bad.count() + " vote count(s) of " + office + " are not whole numbers, e.g. precinct '"
+                        + b.precinct() + "', candidate '" + b.candidate() + "': '" + b.votesText() + "'");
+            }
+            long blank = cells.filter(c -> c.category() >= 0 && c.votesText().isBlank()).count();
+            int otherIndex = categories.candidates().size();
+            List<Tuple2<String, long[]>> others = cells.filter(c -> (c.category() == otherIndex || c.category() < 0) && !categories.excluded(c.candidate()))
+                    .mapToPair(c -> new Tuple2<>(c.candidate(), new long[] {1, Math.max(0, c.votes()), c.category()}))
+                    .reduceByKey((x, y) -> new long[] {x[0] + y[0], x[1] + y[1], x[2]}).takeOrdered(20, OtherNameOrder.INSTANCE);
+            JavaPairRDD<String, long[]> histograms = PrecinctJob.histograms(cells, categories.names().size(), parts);
+            Dataset<Row> results = PrecinctJob.evaluate(spark, histograms, setting, categories.names(), parts).cache();
+            long precincts = results.count();
+            cells.unpersist();
+            if (precincts == 0) {
+                throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
+            }
+            err.printf(Locale.ROOT, "precincts: %d files, %d rows, %d precincts of %s computed%n", files.size(), rows, precincts, office);
+            OutputDir.mark(out, "compute");
+            ObjectNode root = Json.object();
+            root.put("command", "precincts");
+            root.set("parameters", parameters(eps));
+            root.set("categories", Json.MAPPER.valueToTree(categories.names()));
+            root.put("files", files.size());
+            root.put("rows", rows);
+            root.put("precinctCount", precincts);
+            Summary summary = summarize(results, parts);
+            root.put("precinctsWithoutBallots", summary.empty);
+            root.put("precinctsWithAOneBallotCategory", summary.oneBallot);
+            root.put("blankVoteCountsReadAsZero", blank);
+            ArrayNode on = root.putArray("otherNames");
+            for (Tuple2<String, long[]> o : others) {
+                on.addObject().put("candidate", o._1()).put("category", o._2()[2] < 0 ? "dropped" : "other").put("rows", o._2()[0]).put("votes", o._2()[1]);
+            }
+            root.set("summary", summary.json);
+            root.put("method", "exact: per precinct and eps, delta_eps(x) of the sampling-histogram mechanism without replacement over every "
+                    + "replace-one neighbour and both directions, each a two-dimensional sum over the (from, to, rest) hypergeometric law in "
+                    + "log space with a certified truncation (relativeErrorBound)");
+            root.put("units", "delta, dpDelta and utility are probabilities (log10 fields are their base-10 logarithms); eps in nats; counts are ballots");
+            PrintWriter o = spec.commandLine().getOut();
+            if (common.json) {
+                streamJson(o, root, results);
+            } else {
+                printText(o, root, summary);
+            }
+            o.flush();
+            if (out != null) {
+                write(out, root, results, summary, eps);
+                Path done = out.commit();
+                err.println("precincts: wrote " + done);
+            }
+            return 0;
+        } finally {
+            if (out != null) {
+                out.close();
+            }
+        }
+    }
+
+    PrecinctPrivacy.Setting setting(double[] eps) {
+        String text = draw.lostFraction != null ? draw.lostFraction : draw.sampleFraction;
+        String option = draw.lostFraction != null ? "--lost-fraction" : "--sample-fraction";
+        BigDecimal f;
+        try {
+            f = Decimals.parse(text);
+        } catch (NumberFormatException e) {
+            throw new UserInputException(option, text, "must be a decimal number");
+        }
+        boolean lost = draw.lostFraction != null;
+        if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) > 0 || (lost && f.compareTo(BigDecimal.ONE) == 0)) {
+            throw new UserInputException(option, text, lost ? "must be in the open interval (0, 1)" : "must be in (0, 1]");
+        }
+        org.privacybounds.smoothed.AdjustedUtility.epsilonOfThreshold(threshold);
+        return lost ? PrecinctPrivacy.Setting.lostFraction(f, eps, threshold) : PrecinctPrivacy.Setting.sampleFraction(f, eps, threshold);
+    }
+
+    PrecinctReturns.Categories categories() {
+        List<String> cands = new ArrayList<>();
+        for (String c : candidates) {
+            if (!c.isBlank()) {
+                cands.add(c.trim());
+            }
+        }
+        Set<String> ex = new LinkedHashSet<>();
+        if (exclude != null) {
+            exclude.stream().filter(x -> !x.isBlank()).forEach(x -> ex.add(x.trim()));
+        }
+        Map<String, String> al = new LinkedHashMap<>();
+        if (aliases != null) {
+            for (String a : aliases) {
+                int eq = a.lastIndexOf('=');
+                if (eq <= 0 || eq == a.length() - 1) {
+                    throw new UserInputException("--alias", a, "must be SPELLING=CANDIDATE");
+                }
+                al.put(a.substring(0, eq).trim(), a.substring(eq + 1).trim());
+            }
+        }
+        return new PrecinctReturns.Categories(cands, !noOther, ex, al);
+    }
+
+    ObjectNode parameters(double[] eps) {
+        ObjectNode p = Json.object();
+        p.put("data", data);
+        p.put("office", office);
+        p.set("candidates", Json.MAPPER.valueToTree(candidates));
+        p.set("exclude", exclude == null ? Json.array() : Json.MAPPER.valueToTree(exclude));
+        p.set("aliases", aliases == null ? Json.array() : Json.MAPPER.valueToTree(aliases));
+        p.put("other", !noOther);
+        if (draw.lostFraction != null) {
+            p.put("lostFraction", draw.lostFraction);
+        } else {
+            p.put("sampleFraction", draw.sampleFraction);
+        }
+        p.set("epsilon", Json.MAPPER.valueToTree(eps));
+        p.put("threshold", threshold);
+        p.put("sampling", "without replacement");
+        return p;
+    }
+
+    /** Per county and overall, per eps: quantiles of log10 delta, the count above 1/n, exact zeros; and the plot's histogram. */
+    record Summary(ObjectNode json, List<List<Object>> csv, long empty, long oneBallot, Map<Double, TreeMap<Double, Long>> histogram) {
+    }
+
+    private static Summary summarize(Dataset<Row> results, int partitions) {
+        List<PrecinctJob.Group> groups = PrecinctJob.summarize(results, QUANTILES, partitions);
+        long empty = results.javaRDD().filter(r -> r.getLong(3) == 0).count();
+        long oneBallot = results.javaRDD().filter(r -> r.getLong(3) > 0 && r.<Long>getList(2).contains(1L)).count();
+        ObjectNode json = Json.object();
+        ArrayNode overall = json.putArray("overall");
+        ArrayNode counties = json.putArray("counties");
+        List<List<Object>> csv = new ArrayList<>();
+        Map<Double, TreeMap<Double, Long>> hist = new LinkedHashMap<>();
+        for (PrecinctJob.Group g : groups) {
+            ObjectNode o = g.county() == null ? overall.addObject() : counties.addObject();
+            if (g.county() != null) {
+                o.put("county", g.county());
+            } else {
+                hist.put(g.epsilon(), g.bins());
+            }
+            o.put("epsilon", g.epsilon());
+            o.put("precincts", g.precincts());
+            ObjectNode qs = o.putObject("log10DeltaQuantiles");
+            List<Object> line = new ArrayList<>(List.of(g.county() == null ? "(all)" : g.county(), g.epsilon(), g.precincts()));
+            for (int i = 0; i < QUANTILES.length; i++) {
+                Json.put(qs, QUANTILE_NAMES[i], g.quantiles()[i]);
+                line.add(g.quantiles()[i]);
+            }
+            o.put("aboveInverseN", g.aboveInverseN());
+            o.put("atWorstCase", g.atWorstCase());
+            o.put("exactlyZero", g.exactlyZero());
+            line.add(g.aboveInverseN());
+            line.add(g.atWorstCase());
+            line.add(g.exactlyZero());
+            csv.add(line);
+        }
+        return new Summary(json, csv, empty, oneBallot, hist);
+    }
+
+    /** Names outside the candidates by votes, largest first, then by name. */
+    enum OtherNameOrder implements java.util.Comparator<Tuple2<String, long[]>>, java.io.Serializable {
+        INSTANCE;
+
+        @Override
+        public int compare(Tuple2<String, long[]> a, Tuple2<String, long[]> b) {
+            int c = Long.compare(b._2()[1], a._2()[1]);
+            return c != 0 ? c : a._1().compareTo(b._1());
+        }
+    }
+
+    /** The JSON object on stdout, its precincts streamed one partition at a time (driver memory does not grow with them). */
+    private static void streamJson(PrintWriter o, ObjectNode root, Dataset<Row> results) {
+        String head = Json.write(root);
+        o.print(head.substring(0, head.length() - 1));
+        o.print(",\"precincts\":[");
+        Iterator<Row> it = results.toLocalIterator();
+        boolean first = true;
+        while (it.hasNext()) {
+            if (!first) {
+                o.print(',');
+            }
+            first = false;
+            o.print(Json.write(precinctJson(it.next())));
+        }
+        o.println("]}");
+    }
+
+    static ObjectNode precinctJson(Row r) {
+        ObjectNode p = Json.object();
+        p.put("county", r.getString(0));
+        p.put("precinct", r.getString(1));
+        p.set("counts", Json.MAPPER.valueToTree(r.getList(2)));
+        p.put("n", r.getLong(3));
+        p.put("sampleSize", r.getLong(4));
+        if (!r.isNullAt(5)) {
+            p.put("dpDelta", r.getDouble(5));
+            p.put("utility", r.getDouble(6));
+            Json.put(p, "log10Utility", r.isNullAt(7) ? Double.NaN : r.getDouble(7));
+            p.put("utilityRelativeErrorBound", r.getDouble(8));
+        }
+        ArrayNode res = p.putArray("results");
+        for (Row e : r.<Row>getList(9)) {
+            ObjectNode x = res.addObject();
+            x.put("epsilon", e.getDouble(0));
+            x.put("delta", e.getDouble(1));
+            Json.put(x, "log10Delta", e.isNullAt(2) ? Double.NaN : e.getDouble(2));
+            x.put("relativeErrorBound", e.getDouble(3));
+            if (!e.isNullAt(4)) {
+                x.putObject("worstNeighbour").put("from", e.getString(4)).put("to", e.getString(5)).put("direction", e.getString(6));
+            } else {
+                x.putNull("worstNeighbour");
+            }
+        }
+        return p;
+    }
+
+    private static void printText(PrintWriter o, ObjectNode root, Summary s) {
+        ObjectNode p = (ObjectNode) root.get("parameters");
+        o.printf(Locale.ROOT, "precincts: %s, office %s, %d files, %d precincts (%d without ballots, %d with a one-ballot category)%n", p.get("data").asText(),
+                p.get("office").asText(), root.get("files").asInt(), root.get("precinctCount").asLong(), s.empty(), s.oneBallot());
+        o.printf(Locale.ROOT, "categories %s; %s%n", root.get("categories"), p.has("lostFraction") ? "lost fraction " + p.get("lostFraction").asText()
+                : "sample fraction " + p.get("sampleFraction").asText());
+        if (root.get("otherNames").size() > 0) {
+            StringBuilder b = new StringBuilder();
+            int shown = 0;
+            for (var x : root.get("otherNames")) {
+                if (shown++ == 6) {
+                    break;
+                }
+                b.append(shown > 1 ? "; " : "").append(x.get("candidate").asText()).append(" (").append(x.get("votes").asLong()).append(')');
+            }
+            o.println("not a listed candidate (counted as 'other' or dropped): " + b + (root.get("otherNames").size() > 6 ? "; ..." : ""));
+        }
+        o.printf("%-22s %-7s %-9s %-9s %-9s %-9s %-9s %-9s %-11s %s%n", "county", "eps", "precincts", "min", "p10", "median", "p90", "max", "delta > 1/n",
+                "delta = T/n");
+        for (List<Object> l : s.csv()) {
+            o.printf(Locale.ROOT, "%-22s %-7s %-9d %-9s %-9s %-9s %-9s %-9s %-11d %d%n", l.get(0), l.get(1), l.get(2), q(l.get(3)), q(l.get(4)), q(l.get(5)),
+                    q(l.get(6)), q(l.get(7)), l.get(8), l.get(9));
+        }
+        o.println("(quantiles of log10 delta over the precincts with ballots; -inf: delta exactly 0; delta = T/n is the worst case of any neighbour)");
+    }
+
+    private static String q(Object v) {
+        double d = (Double) v;
+        return d == Double.NEGATIVE_INFINITY ? "-inf" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    private void write(OutputDir out, ObjectNode root, Dataset<Row> results, Summary s, double[] eps) {
+        out.writeString("result.json", Json.pretty(root) + "\n");
+        List<String> header = new ArrayList<>(List.of("county", "epsilon", "precincts"));
+        for (String n : QUANTILE_NAMES) {
+            header.add("log10Delta_" + n);
+        }
+        header.add("aboveInverseN");
+        header.add("atWorstCase");
+        header.add("exactlyZero");
+        out.writeString("summary.csv", Csv.table(header, s.csv()));
+        results.write().parquet(out.resolve("precincts.parquet").toUri().toString());
+        results.select(col("county"), col("precinct"), concat_ws(";", col("counts").cast("array<string>")).as("counts"), col("n"), col("sampleSize"),
+                col("dpDelta"), col("utility"), col("log10Utility"), explode(col("results")).as("r")).select(col("county"), col("precinct"), col("counts"), col("n"),
+                        col("sampleSize"), col("dpDelta"), col("utility"), col("log10Utility"), col("r.epsilon").as("epsilon"), col("r.delta").as("delta"),
+                        col("r.log10Delta").as("log10Delta"), col("r.relativeErrorBound").as("relativeErrorBound"), col("r.worstFrom").as("worstFrom"),
+                        col("r.worstTo").as("worstTo"), col("r.worstDirection").as("worstDirection"))
+                .coalesce(1).write().option("header", true).csv(out.resolve("precincts.csv").toUri().toString());
+        results.coalesce(1).write().json(out.resolve("precincts.json").toUri().toString());
+        List<Plots.Series> series = new ArrayList<>();
+        int i = 0;
+        for (double e : eps) {
+            TreeMap<Double, Long> h = s.histogram().getOrDefault(e, new TreeMap<>());
+            double[] x = new double[h.size()];
+            double[] y = new double[h.size()];
+            int k = 0;
+            for (Map.Entry<Double, Long> b : h.entrySet()) {
+                x[k] = b.getKey() + 0.125;
+                y[k++] = b.getValue();
+            }
+            series.add(new Plots.Series("eps = " + e, x, y, false, Plots.color(i++)));
+        }
+        Plots.lines(out.resolve("precincts.png"), "Precincts by log10 delta (" + root.get("precinctCount").asLong() + " precincts)", "log10 delta (bins of 0.25)",
+                "precincts", series);
+    }
+}

@@ -1,0 +1,133 @@
+package org.privacybounds.jobs.precincts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.smoothed.PrecinctPrivacy;
+import org.privacybounds.testing.SparkTestSession;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * precincts on published county files as they are (headers in other orders, candidate first, thousands separators, another
+ * spelling of a candidate), against histograms summed here from the raw rows and core-math's exact values.
+ */
+class PrecinctsCommandTest extends SparkTestSession {
+    static final String[] COUNTIES = {"warren", "chester", "fulton", "cameron"};
+    static final String CANDIDATES = "Joseph R. Biden,Donald J. Trump,Jo Jorgensen";
+    static final String EXCLUDE = "Under Votes,Over Votes,Overvote,Not Assigned";
+
+    static Path counties(Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("pa"));
+        for (String c : COUNTIES) {
+            String name = "20201103__pa__general__" + c + "__precinct.csv";
+            Files.copy(root().resolve("datasets/pa_2020_general_precincts").resolve(name), dir.resolve(name));
+        }
+        return dir;
+    }
+
+    static Map<String, long[]> expected(Path dir) throws Exception {
+        return PrecinctsCommandTestSupport.byPrecinct(dir);
+    }
+
+    @Test
+    void everyCountyFileAsPublished(@TempDir Path tmp) throws Exception {
+        Path dir = counties(tmp);
+        Run r = run("precincts", "--data", dir.toString(), "--candidates", CANDIDATES, "--alias", "Jorgensen/Cohe=Jo Jorgensen", "--exclude", EXCLUDE,
+                "--lost-fraction", "0.002", "--epsilon", "0.5,2", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode j = r.json();
+        assertEquals("[\"Joseph R. Biden\",\"Donald J. Trump\",\"Jo Jorgensen\",\"other\"]", j.get("categories").toString());
+        Map<String, long[]> want = expected(dir);
+        JsonNode ps = j.get("precincts");
+        assertEquals(want.size(), ps.size());
+        assertEquals(want.size(), j.get("precinctCount").asInt());
+        PrecinctPrivacy.Setting s = PrecinctPrivacy.Setting.lostFraction(new BigDecimal("0.002"), new double[] {0.5, 2}, 0.51);
+        String previous = "";
+        int checked = 0;
+        for (JsonNode p : ps) {
+            String key = p.get("county").asText() + "|" + p.get("precinct").asText();
+            assertTrue(key.compareTo(previous) > 0 || previous.isEmpty(), "sorted by county and precinct: " + previous + " then " + key);
+            previous = key;
+            long[] counts = want.get(key);
+            int[] c = new int[4];
+            for (int i = 0; i < 4; i++) {
+                assertEquals(counts[i], p.get("counts").get(i).asLong(), key);
+                c[i] = (int) counts[i];
+            }
+            if (checked++ % 7 == 0 && p.get("n").asLong() > 0) {
+                PrecinctPrivacy.Result e = PrecinctPrivacy.evaluate(c, s);
+                assertEquals(e.sampleSize(), p.get("sampleSize").asInt());
+                for (int k = 0; k < 2; k++) {
+                    JsonNode v = p.get("results").get(k);
+                    assertEquals(e.values().get(k).log10Delta(), v.get("log10Delta").asDouble(), 1e-12, key);
+                    assertTrue(v.get("relativeErrorBound").asDouble() <= 1e-9);
+                    assertTrue(v.get("worstNeighbour").has("from"));
+                }
+            }
+        }
+        // Chester writes 1,089 for 1089: read as a count, not refused
+        assertTrue(ps.findValuesAsText("county").contains("Chester"));
+        // Jorgensen/Cohe is not left in 'other'
+        for (JsonNode o : j.get("otherNames")) {
+            assertTrue(!o.get("candidate").asText().startsWith("Jorgensen"), o.toString());
+        }
+        JsonNode all = j.get("summary").get("overall").get(0);
+        assertEquals(0.5, all.get("epsilon").asDouble());
+        assertTrue(all.get("log10DeltaQuantiles").get("median").asDouble() <= 0);
+    }
+
+    @Test
+    void theResultDoesNotDependOnPartitions(@TempDir Path tmp) throws Exception {
+        Path dir = counties(tmp);
+        String[] base = {"precincts", "--data", dir.toString(), "--candidates", CANDIDATES, "--exclude", EXCLUDE, "--sample-fraction", "0.3", "--epsilon", "1",
+            "--json", "--partitions"};
+        String one = run(with(base, "1")).out();
+        String seven = run(with(base, "7")).out();
+        assertTrue(one.contains("\"precincts\":["), one.substring(0, Math.min(200, one.length())));
+        assertEquals(one, seven);
+    }
+
+    @Test
+    void writesFilesAndRefusesBadReturns(@TempDir Path tmp) throws Exception {
+        Path dir = counties(tmp);
+        Path out = tmp.resolve("out");
+        Run r = run("precincts", "--data", dir.toString(), "--candidates", CANDIDATES, "--exclude", EXCLUDE, "--lost-fraction", "0.002", "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        for (String f : List.of("result.json", "summary.csv", "precincts.png", "precincts.parquet/_SUCCESS", "precincts.csv/_SUCCESS", "precincts.json/_SUCCESS",
+                "manifest.json", "_SUCCESS")) {
+            assertTrue(Files.exists(out.resolve(f)), f);
+        }
+        assertTrue(r.out().contains("(all)"), r.out());
+        // a file of its own with other column names, a count that is not a number, a missing column
+        Path own = Files.writeString(tmp.resolve("own.csv"), "Ward,Race,Name,Total,County\n1,Mayor,A,10,X\n1,Mayor,B,7,X\n2,Mayor,A,4,X\n2,Mayor,B,n/a,X\n");
+        String[] args = {"precincts", "--data", own.toString(), "--office", "mayor", "--candidates", "A,B", "--precinct-column", "ward", "--office-column", "race",
+            "--candidate-column", "name", "--votes-column", "total", "--lost-fraction", "0.1", "--json"};
+        Run bad = run(args);
+        assertEquals(2, bad.exitCode(), bad.err());
+        assertTrue(bad.err().contains("own.csv") && bad.err().contains("'n/a'") && bad.err().contains("precinct '2'"), bad.err());
+        Files.writeString(own, Files.readString(own).replace("n/a", "3"));
+        Run ok = run(args);
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertEquals("[4,3,0]", ok.json().get("precincts").get(1).get("counts").toString());
+        Run missing = run("precincts", "--data", own.toString(), "--candidates", "A,B", "--lost-fraction", "0.1");
+        assertEquals(2, missing.exitCode());
+        assertTrue(missing.err().contains("--precinct-column = precinct: is not a column of own.csv"), missing.err());
+        Run both = run("precincts", "--data", own.toString(), "--candidates", "A,B", "--lost-fraction", "0.1", "--sample-fraction", "0.5");
+        assertEquals(2, both.exitCode());
+    }
+
+    private static String[] with(String[] base, String... more) {
+        String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, a, base.length, more.length);
+        return a;
+    }
+}
