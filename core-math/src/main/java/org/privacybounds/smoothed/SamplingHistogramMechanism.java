@@ -15,7 +15,9 @@ import org.privacybounds.validation.BadInputException;
  * counts, about {@code sqrt(T (n - T) / n)}, not with n: an election of 1.5e8 voters takes
  * milliseconds.
  */
-public final class SamplingHistogramMechanism {
+public final class SamplingHistogramMechanism implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Relative truncation target of every sum. */
     public static final double RELATIVE_TOLERANCE = 1e-15;
     /**

@@ -20,7 +20,9 @@ import org.privacybounds.validation.BadInputException;
  * A set Pi of distributions over m categories: the data distributions of smoothed DP (seed 000
  * Definition 3). Only the vertices of its convex hull matter (Proposition 7).
  */
-public final class DistributionSet {
+public final class DistributionSet implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Largest allowed |sum - 1| of a distribution. */
     public static final double SUM_TOLERANCE = 1e-12;
     /** Tolerance of the LP vertex test (m >= 3). */

@@ -8,7 +8,7 @@ import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.Algorithm1;
+import org.privacybounds.smoothed.sdp.VertexEnumeration;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.Expectation;
 import org.privacybounds.smoothed.sdp.LargeNSmoothed;
@@ -33,7 +33,10 @@ public final class SmoothedRunner {
         if (method(hull, sampling).equals("large-n")) {
             return new double[] {3e-7 * n * epsilons + 2, 8.0 * n};
         }
-        return new double[] {1, 0};
+        if (n > 100_000) {
+            return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
+        }
+        return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 4);
     }
 
     static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
@@ -44,7 +47,7 @@ public final class SmoothedRunner {
         if (method(hull, sampling).equals("large-n")) {
             return largeN(spark, n, sampleSize, hull, eps, partitions, progress).solve();
         }
-        return Algorithm1.enumerate(SamplingHistogramMechanism.of(sampling, sampleSize), n, hull, eps);
+        return SparkEnumeration.run(spark, n, SamplingHistogramMechanism.of(sampling, sampleSize), hull, eps, partitions, progress);
     }
 
     /**

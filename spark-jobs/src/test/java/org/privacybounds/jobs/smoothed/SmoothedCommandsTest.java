@@ -38,6 +38,23 @@ class SmoothedCommandsTest extends SparkTestSession {
         }
     }
 
+    /** Three categories and three vertices run on the executors (issue 15) and equal Algorithm 1 record by record. */
+    @Test
+    void threeCategoriesOnTheExecutorsMatchFullEnumeration() {
+        Run r = run("smoothed", "--n", "14", "--sample-size", "11", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8", "--json",
+                "--partitions", "3");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("assignments: "), r.err());
+        DistributionSet v = DistributionSet.of(List.of(new double[] {0.2, 0.3, 0.5}, new double[] {0.6, 0.3, 0.1}, new double[] {0.1, 0.1, 0.8}),
+                List.of("a", "b", "c"), "x");
+        var ref = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 11), 14, v, new double[] {0.5, 2});
+        for (int e = 0; e < 2; e++) {
+            JsonNode res = r.json().get("results").get(e);
+            assertEquals(ref.get(e).log10Delta(), res.get("log10Delta").asDouble(), 1e-12);
+            assertEquals(120, res.get("evaluated").asLong(), "every assignment of 14 records to 3 vertices");
+        }
+    }
+
     @Test
     void jurisdictionsOf2020HaveDcAndNe3AsVertices() {
         Run r = run("smoothed", "--n", "50000", "--eta", "0.998", "--epsilon", "7", "--distributions-from-votes", jurisdictions(), "--json");
