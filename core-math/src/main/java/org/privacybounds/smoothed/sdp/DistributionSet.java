@@ -86,7 +86,8 @@ public final class DistributionSet implements java.io.Serializable {
 
     /**
      * The vertices of the convex hull (Proposition 7), as indices into this set, without
-     * duplicates. m = 2: the smallest and the largest probability of category 1, exactly. m >= 3:
+     * duplicates. m = 2: the smallest and the largest probability of category 1, exactly. m = 3: the plane hull
+     * ({@link PolytopeBounds#hullVertices}). m >= 4:
      * a point is a vertex iff it is not a convex combination of the other (distinct) points, a
      * linear feasibility problem per point (Commons Math simplex, tolerance {@link #LP_TOLERANCE}).
      */
@@ -118,6 +119,19 @@ public final class DistributionSet implements java.io.Serializable {
                 return v;
             }
             return distinct;
+        }
+        if (m == 3) {
+            // the exact hull in the plane: O(N log N) instead of one linear program per point
+            List<double[]> pts = new ArrayList<>();
+            for (int i : distinct) {
+                pts.add(points.get(i));
+            }
+            List<Integer> v = new ArrayList<>();
+            for (int k : PolytopeBounds.hullVertices(pts)) {
+                v.add(distinct.get(k));
+            }
+            Collections.sort(v);
+            return v;
         }
         List<Integer> vertices = new ArrayList<>();
         for (int i : distinct) {
@@ -172,6 +186,11 @@ public final class DistributionSet implements java.io.Serializable {
             l.add(labels.get(best) + " (folded)");
         }
         return new DistributionSet(p, l);
+    }
+
+    /** The linear-program test of a point against others, for tests comparing it with {@link PolytopeBounds#hullVertices}. */
+    static boolean isConvexCombinationForTests(double[] p, List<double[]> others) {
+        return isConvexCombination(p, others);
     }
 
     private static boolean isConvexCombination(double[] p, List<double[]> others) {

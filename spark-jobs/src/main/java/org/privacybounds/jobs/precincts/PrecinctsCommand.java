@@ -10,11 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
@@ -68,20 +66,8 @@ public final class PrecinctsCommand implements Callable<Integer> {
     @Option(names = "--data", required = true, paramLabel = "DIR|CSV", description = "A long-format CSV file, or a folder: every *.csv in it.")
     String data;
 
-    @Option(names = "--office", paramLabel = "NAME", defaultValue = "President", description = "The office whose rows are read (case-insensitive; default: ${DEFAULT-VALUE}).")
-    String office;
-
-    @Option(names = "--candidates", required = true, paramLabel = "A,B,...", split = ",", description = "The candidate categories, in order.")
-    List<String> candidates;
-
-    @Option(names = "--exclude", paramLabel = "NAME,...", split = ",", description = "Rows that are not ballots (e.g. Under Votes,Over Votes): dropped.")
-    List<String> exclude;
-
-    @Option(names = "--alias", paramLabel = "SPELLING=CANDIDATE", description = "Another spelling of a candidate (repeatable), e.g. 'Jorgensen/Cohe=Jo Jorgensen'.")
-    List<String> aliases;
-
-    @Option(names = "--no-other", description = "Drop the remaining candidates (write-ins) instead of counting them as the category 'other'.")
-    boolean noOther;
+    @Mixin
+    PrecinctSelection selection;
 
     /** Exactly one draw. */
     static final class Draw {
@@ -101,21 +87,6 @@ public final class PrecinctsCommand implements Callable<Integer> {
     @Option(names = "--threshold", paramLabel = "t", defaultValue = "0.51", description = "Threshold t of the adjusted utility, in [0.5, 1) (default: ${DEFAULT-VALUE}).")
     double threshold;
 
-    @Option(names = "--county-column", paramLabel = "NAME", defaultValue = "county", description = "(default: ${DEFAULT-VALUE})")
-    String countyColumn;
-
-    @Option(names = "--precinct-column", paramLabel = "NAME", defaultValue = "precinct", description = "(default: ${DEFAULT-VALUE})")
-    String precinctColumn;
-
-    @Option(names = "--office-column", paramLabel = "NAME", defaultValue = "office", description = "(default: ${DEFAULT-VALUE})")
-    String officeColumn;
-
-    @Option(names = "--candidate-column", paramLabel = "NAME", defaultValue = "candidate", description = "(default: ${DEFAULT-VALUE})")
-    String candidateColumn;
-
-    @Option(names = "--votes-column", paramLabel = "NAME", defaultValue = "votes", description = "(default: ${DEFAULT-VALUE})")
-    String votesColumn;
-
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the precincts (default: 4 x the default parallelism).")
     int partitions;
 
@@ -127,11 +98,12 @@ public final class PrecinctsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         PrecinctPrivacy.Setting setting = setting(eps);
-        PrecinctReturns.Categories categories = categories();
-        PrecinctReturns.Columns columns = new PrecinctReturns.Columns(countyColumn, precinctColumn, officeColumn, candidateColumn, votesColumn);
-        if (office == null || office.isBlank()) {
-            throw new UserInputException("--office", "\"\"", "name the office, e.g. President");
+        if (!selection.given()) {
+            throw new UserInputException("--candidates", "(none)", "name the candidate categories, e.g. --candidates 'A,B'");
         }
+        PrecinctReturns.Categories categories = selection.categories();
+        PrecinctReturns.Columns columns = selection.columns();
+        String office = selection.office();
         List<PrecinctReturns.Checked> files = PrecinctReturns.check(PrecinctReturns.files(data), columns);
         long rows = files.stream().mapToLong(PrecinctReturns.Checked::rows).sum();
         // every row is read once (about 1e-5 core-s); a precinct (at most a fifth of the rows: a few candidates and offices each) costs
@@ -226,38 +198,10 @@ public final class PrecinctsCommand implements Callable<Integer> {
         return lost ? PrecinctPrivacy.Setting.lostFraction(f, eps, threshold) : PrecinctPrivacy.Setting.sampleFraction(f, eps, threshold);
     }
 
-    PrecinctReturns.Categories categories() {
-        List<String> cands = new ArrayList<>();
-        for (String c : candidates) {
-            if (!c.isBlank()) {
-                cands.add(c.trim());
-            }
-        }
-        Set<String> ex = new LinkedHashSet<>();
-        if (exclude != null) {
-            exclude.stream().filter(x -> !x.isBlank()).forEach(x -> ex.add(x.trim()));
-        }
-        Map<String, String> al = new LinkedHashMap<>();
-        if (aliases != null) {
-            for (String a : aliases) {
-                int eq = a.lastIndexOf('=');
-                if (eq <= 0 || eq == a.length() - 1) {
-                    throw new UserInputException("--alias", a, "must be SPELLING=CANDIDATE");
-                }
-                al.put(a.substring(0, eq).trim(), a.substring(eq + 1).trim());
-            }
-        }
-        return new PrecinctReturns.Categories(cands, !noOther, ex, al);
-    }
-
     ObjectNode parameters(double[] eps) {
         ObjectNode p = Json.object();
         p.put("data", data);
-        p.put("office", office);
-        p.set("candidates", Json.MAPPER.valueToTree(candidates));
-        p.set("exclude", exclude == null ? Json.array() : Json.MAPPER.valueToTree(exclude));
-        p.set("aliases", aliases == null ? Json.array() : Json.MAPPER.valueToTree(aliases));
-        p.put("other", !noOther);
+        selection.echo(p);
         if (draw.lostFraction != null) {
             p.put("lostFraction", draw.lostFraction);
         } else {

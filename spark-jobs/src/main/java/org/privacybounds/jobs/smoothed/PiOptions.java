@@ -32,6 +32,10 @@ public final class PiOptions {
         @Option(names = "--distributions-from-votes", paramLabel = "CSV",
                 description = "CSV of vote counts: each row's two-party shares A/(A+B), B/(A+B) (columns --votes-columns) is a distribution.")
         String votes;
+
+        @Option(names = "--distributions-from-precincts", paramLabel = "DIR|CSV",
+                description = "Long-format precinct returns (as for the precincts command, with --candidates etc.): each precinct's (or county's, --precinct-points county) category shares is a distribution.")
+        String precincts;
     }
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -49,6 +53,121 @@ public final class PiOptions {
             description = "The paper's code's hull for two categories: p and 1-p folded together, lower vertex pinned at 1/2 (off by default).")
     boolean symmetric;
 
+    @Option(names = "--max-vertices", paramLabel = "K", defaultValue = "8",
+            description = "When the hull has more vertices (three or more categories), bound delta_SDP instead: above by an enclosing simplex, below by K of the hull's vertices (default: ${DEFAULT-VALUE}).")
+    int maxVertices;
+
+    public int maxVertices() {
+        return maxVertices;
+    }
+
+    @Option(names = "--precinct-points", paramLabel = "precinct|county", defaultValue = "precinct",
+            description = "With --distributions-from-precincts: one distribution per precinct, or per county (its summed counts) (default: ${DEFAULT-VALUE}).")
+    String precinctPoints;
+
+    @picocli.CommandLine.Mixin
+    org.privacybounds.jobs.precincts.PrecinctSelection precincts;
+
+    /** True when Pi comes from precinct returns, which Spark reads. */
+    public boolean needsSpark() {
+        return source.precincts != null;
+    }
+
+    /** Categories of Pi before it is read (precinct returns: the candidates and other), or 0 if only reading tells. */
+    public int categoriesBeforeReading() {
+        return source.precincts != null && precincts.given() ? precincts.categories().names().size() : 0;
+    }
+
+    /** Pi from precinct returns, read and summed on the executors: one share vector per precinct (or county) with ballots. */
+    public DistributionSet read(org.apache.spark.sql.SparkSession spark) {
+        if (source.precincts == null) {
+            return read();
+        }
+        if (!precincts.given()) {
+            throw new UserInputException("--candidates", "(none)", "--distributions-from-precincts needs the candidate categories, e.g. --candidates 'A,B'");
+        }
+        boolean county = switch (precinctPoints.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "precinct" -> false;
+            case "county" -> true;
+            default -> throw new UserInputException("--precinct-points", precinctPoints, "must be precinct or county");
+        };
+        var files = org.privacybounds.jobs.precincts.PrecinctReturns.check(org.privacybounds.jobs.precincts.PrecinctReturns.files(source.precincts),
+                precincts.columns());
+        var categories = precincts.categories();
+        var jsc = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext());
+        var cells = org.privacybounds.jobs.precincts.PrecinctJob.cells(jsc, files, precincts.columns(), precincts.office(), categories);
+        var bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0).take(1);
+        if (!bad.isEmpty()) {
+            throw new UserInputException("--distributions-from-precincts", bad.get(0).file(), "a vote count is not a whole number: precinct '"
+                    + bad.get(0).precinct() + "', '" + bad.get(0).votesText() + "'");
+        }
+        var hist = org.privacybounds.jobs.precincts.PrecinctJob.histograms(cells, categories.names().size(), jsc.defaultParallelism());
+        if (county) {
+            hist = hist.mapToPair(t -> new scala.Tuple2<>(t._1().substring(0, t._1().indexOf('\u0000')) + '\u0000', t._2())).reduceByKey((a, b) -> {
+                long[] s = a.clone();
+                for (int i = 0; i < s.length; i++) {
+                    s[i] += b[i];
+                }
+                return s;
+            });
+        }
+        List<scala.Tuple2<String, long[]>> rows = hist.filter(t -> java.util.Arrays.stream(t._2()).sum() > 0).sortByKey().collect();
+        if (rows.isEmpty()) {
+            throw new UserInputException("--distributions-from-precincts", source.precincts, "has no ballots of office " + precincts.office());
+        }
+        List<double[]> pts = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        for (scala.Tuple2<String, long[]> t : rows) {
+            long total = java.util.Arrays.stream(t._2()).sum();
+            double[] p = new double[t._2().length];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = (double) t._2()[i] / total;
+            }
+            pts.add(p);
+            labels.add(t._1().replace('\u0000', '/').replaceAll("/$", ""));
+        }
+        return DistributionSet.of(pts, labels, "--distributions-from-precincts");
+    }
+
+    /**
+     * What a run computes with: the exact hull when it has at most --max-vertices vertices (or two categories, or the symmetric
+     * fold), else an enclosing simplex (an upper bound) and an inner polytope of at most --max-vertices hull vertices (a lower
+     * bound). {@code hullVertices} is -1 when the exact count was not computed (four or more categories, many points).
+     */
+    public record Reduced(DistributionSet exact, DistributionSet outer, DistributionSet inner, int hullVertices) {
+        public boolean bounded() {
+            return exact == null;
+        }
+    }
+
+    public Reduced reduce(DistributionSet given) {
+        if (maxVertices < 1) {
+            throw new UserInputException("--max-vertices", maxVertices, "must be >= 1");
+        }
+        int m = given.categories();
+        if (symmetric || m <= 2) {
+            return new Reduced(hull(given), null, null, -1);
+        }
+        if (m == 3 || given.size() <= 300) {
+            DistributionSet v = given.vertices();
+            if (v.size() <= maxVertices) {
+                return new Reduced(v, null, null, v.size());
+            }
+            return bounds(v, v.size());
+        }
+        return bounds(given, -1);
+    }
+
+    private Reduced bounds(DistributionSet points, int hullVertices) {
+        int m = points.categories();
+        if (maxVertices < m) {
+            throw new UserInputException("--max-vertices", maxVertices, "must be at least the " + m + " categories when the hull is bounded (the enclosing simplex has "
+                    + m + " vertices)");
+        }
+        return new Reduced(null, org.privacybounds.smoothed.sdp.PolytopeBounds.enclosingSimplex(points),
+                org.privacybounds.smoothed.sdp.PolytopeBounds.inner(points, maxVertices, 20261123L), hullVertices);
+    }
+
     /** The set as given, read on the driver (a small file: no Spark). */
     public DistributionSet read() {
         if (source.inline != null) {
@@ -63,6 +182,12 @@ public final class PiOptions {
                 labels.add("pi" + (i + 1));
             }
             return DistributionSet.of(pts, labels, "--distributions");
+        }
+        if (source.precincts != null) {
+            throw new IllegalStateException("precinct returns are read with Spark: read(spark)");
+        }
+        if (precincts.given()) {
+            throw new UserInputException("--candidates", precincts.categories().candidates(), "is for --distributions-from-precincts");
         }
         String path = source.file != null ? source.file : source.votes;
         String option = source.file != null ? "--distributions-file" : "--distributions-from-votes";
@@ -132,11 +257,16 @@ public final class PiOptions {
             p.put("distributions", source.inline);
         } else if (source.file != null) {
             p.put("distributionsFile", source.file);
-        } else {
+        } else if (source.votes != null) {
             p.put("distributionsFromVotes", source.votes);
             p.put("votesColumns", votesColumns);
+        } else {
+            p.put("distributionsFromPrecincts", source.precincts);
+            p.put("precinctPoints", precinctPoints);
+            precincts.echo(p);
         }
         p.put("symmetric", symmetric);
+        p.put("maxVertices", maxVertices);
     }
 
     /** {"method": .., "vertices": [[..]], "labels": [..]}. */

@@ -65,6 +65,38 @@ public final class SmoothedCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for stage 1 (default: the default parallelism).")
     int partitions;
 
+    /** The work of the run: the exact hull, or the enclosing simplex and the inner polytope (before reading: m-vertex guesses). */
+    private double[] estimate(PiOptions.Reduced reduced, int categories, int epsilons) {
+        if (reduced == null) {
+            if (categories == 0) {
+                return new double[] {1, 0};
+            }
+            DistributionSet guess = guess(categories);
+            double[] a = SmoothedRunner.estimate(n, guess, mechanism.sampling(), epsilons);
+            return new double[] {2 * a[0], a[1]};
+        }
+        if (!reduced.bounded()) {
+            return SmoothedRunner.estimate(n, reduced.exact(), mechanism.sampling(), epsilons);
+        }
+        double[] up = SmoothedRunner.estimate(n, reduced.outer(), mechanism.sampling(), epsilons);
+        double[] lo = SmoothedRunner.estimate(n, reduced.inner(), mechanism.sampling(), epsilons);
+        return new double[] {up[0] + lo[0], Math.max(up[1], lo[1])};
+    }
+
+    /** A set of m vertices over m categories (the enclosing simplex's shape), for an estimate before Pi is read. */
+    private static DistributionSet guess(int m) {
+        List<double[]> v = new ArrayList<>();
+        List<String> l = new ArrayList<>();
+        for (int c = 0; c < m; c++) {
+            double[] p = new double[m];
+            java.util.Arrays.fill(p, 0.5 / m);
+            p[c] += 0.5;
+            v.add(p);
+            l.add("v" + c);
+        }
+        return DistributionSet.of(v, l, "estimate");
+    }
+
     @Override
     public Integer call() {
         if (n < 1) {
@@ -75,18 +107,27 @@ public final class SmoothedCommand implements Callable<Integer> {
         }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         int t = mechanism.sampleSize(n);
-        DistributionSet given = pi.read(); // read and checked before any work
-        double[] cost = SmoothedRunner.estimate(n, pi.hull(given), mechanism.sampling(), eps.length);
-        WorkLimit.check(spec, common, "--n and --epsilon", cost[0], cost[1]);
+        // read and checked before any work (precinct returns need Spark: read once it runs)
+        DistributionSet given = pi.needsSpark() ? null : pi.read();
+        PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
+        double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
+        WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed");
             OutputDir.mark(out, "sparkStart");
-            DistributionSet hull = pi.hull(given);
+            if (given == null) {
+                given = pi.read(spark);
+                reduced = pi.reduce(given);
+                double[] c = estimate(reduced, 0, eps.length);
+                WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
+            }
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             long t0 = System.nanoTime();
-            List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts,
-                    msg -> spec.commandLine().getErr().println("smoothed: " + msg));
+            java.util.function.Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
+            DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
+            List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress);
+            List<SmoothedValue> lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress) : null;
             double secs = (System.nanoTime() - t0) / 1e9;
             double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
             ObjectNode root = Json.object();
@@ -99,13 +140,31 @@ public final class SmoothedCommand implements Callable<Integer> {
             p.put("compose", compose);
             root.put("n", n);
             root.put("T", t);
-            PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
+            String hullMethod = reduced.bounded()
+                    ? "bounds: the hull of the " + given.size() + " distributions has " + (reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
+                            : reduced.hullVertices()) + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
+                            + " vertices (a superset: upper bound) and over " + reduced.inner().size() + " of the hull's vertices (a subset: lower bound)"
+                    : pi.hullDescription();
+            PiOptions.describe(root.putObject("hull"), hull, hullMethod, given.size());
+            if (reduced.bounded()) {
+                PiOptions.describe((ObjectNode) root.get("hull").withObject("/inner"), reduced.inner(), "a subset of the hull's vertices: lower bound", given.size());
+                root.with("hull").put("hullVertices", reduced.hullVertices());
+            }
             root.set("vertices", root.get("hull").get("vertices"));
             ArrayNode results = root.putArray("results");
             List<List<Object>> rows = new ArrayList<>();
-            for (SmoothedValue v : values) {
+            for (int i = 0; i < values.size(); i++) {
+                SmoothedValue v = values.get(i);
                 ObjectNode r = results.addObject();
                 SmoothedSweepCommand.fill(r, v, n, logDp, compose);
+                if (lower != null) {
+                    SmoothedValue lo = lower.get(i);
+                    Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
+                    r.set("lowerArgmaxAssignment", Json.MAPPER.valueToTree(lo.argmaxAssignment()));
+                    r.put("log10Gap", v.log10Delta() - lo.log10Delta());
+                    r.put("method", "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
+                            + "); the exact delta_SDP over the hull lies between");
+                }
                 rows.add(SmoothedSweepCommand.csvRow(n, t, v, logDp, compose));
             }
             root.put("seconds", secs);
@@ -114,14 +173,19 @@ public final class SmoothedCommand implements Callable<Integer> {
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                o.printf("smoothed: n = %d, T = %d, hull: %s%n", n, t, pi.hullDescription());
+                o.printf("smoothed: n = %d, T = %d, hull: %s%n", n, t, hullMethod);
                 for (int i = 0; i < hull.size(); i++) {
                     o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
                 }
                 o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr", "assignments evaluated / excluded");
-                for (SmoothedValue v : values) {
+                for (int i = 0; i < values.size(); i++) {
+                    SmoothedValue v = values.get(i);
                     o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
                             Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
+                    if (lower != null) {
+                        o.printf("%-10s %-14.6e %-13.5f %-22s (lower bound over the inner polytope)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
+                                Arrays.toString(lower.get(i).argmaxAssignment()));
+                    }
                 }
                 o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
             }

@@ -95,11 +95,21 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         for (long v : ns) {
             mechanism.sampleSize(v); // validate every T before any work
         }
+        if (pi.needsSpark()) {
+            throw new UserInputException("--distributions-from-precincts", "(smoothed-sweep)", "is read by smoothed only; run smoothed for each n, "
+                    + "or give the precincts' distributions as --distributions-file");
+        }
         DistributionSet given = pi.read(); // read and checked before any work
+        PiOptions.Reduced reduced = pi.reduce(given);
+        if (reduced.bounded()) {
+            throw new UserInputException("--max-vertices", pi.maxVertices(), "the hull has more vertices; smoothed-sweep needs the exact hull "
+                    + "(raise --max-vertices, or use smoothed, which bounds delta_SDP from both sides)");
+        }
+        DistributionSet hull = reduced.exact();
         double coreSeconds = 0;
         double memory = 0;
         for (long v : ns) {
-            double[] cost = SmoothedRunner.estimate(v, pi.hull(given), mechanism.sampling(), eps.length);
+            double[] cost = SmoothedRunner.estimate(v, hull, mechanism.sampling(), eps.length);
             coreSeconds += cost[0];
             memory = Math.max(memory, cost[1]);
         }
@@ -107,7 +117,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
-            DistributionSet hull = pi.hull(given);
             OutputDir.mark(out, "sparkStartAndInput");
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             ObjectNode params = Json.object();

@@ -125,6 +125,32 @@ class PrecinctsCommandTest extends SparkTestSession {
         assertEquals(2, both.exitCode());
     }
 
+    /** Pi from the precincts' shares: bounded from both sides when the hull has more vertices than --max-vertices. */
+    @Test
+    void smoothedTakesPiFromPrecincts(@TempDir Path tmp) throws Exception {
+        Path dir = counties(tmp);
+        String[] base = {"smoothed", "--n", "6", "--lost", "1", "--epsilon", "1", "--distributions-from-precincts", dir.toString(), "--candidates",
+            "Joseph R. Biden,Donald J. Trump", "--exclude", EXCLUDE, "--json"};
+        Run bounded = run(with(base, "--max-vertices", "3"));
+        assertEquals(0, bounded.exitCode(), bounded.err());
+        JsonNode r = bounded.json().get("results").get(0);
+        assertTrue(r.get("method").asText().startsWith("bounds:"), r.toString());
+        double up = r.get("log10Delta").asDouble();
+        double low = r.get("log10LowerDelta").asDouble();
+        assertTrue(low <= up + 1e-12, low + " > " + up);
+        assertEquals(3, bounded.json().get("hull").get("vertices").size());
+        int hullVertices = bounded.json().get("hull").get("hullVertices").asInt();
+        assertTrue(hullVertices > 3, "precinct shares of four counties: " + hullVertices + " hull vertices");
+        // the exact hull lies between the bounds
+        Run exact = run(with(base, "--max-vertices", Integer.toString(hullVertices)));
+        assertEquals(0, exact.exitCode(), exact.err());
+        double ex = exact.json().get("results").get(0).get("log10Delta").asDouble();
+        assertTrue(low <= ex + 1e-12 && ex <= up + 1e-12, low + " <= " + ex + " <= " + up);
+        Run sweep = run("smoothed-sweep", "--n", "30:10:40", "--lost", "3", "--epsilon", "1", "--distributions-from-precincts", dir.toString(), "--candidates",
+                "A,B");
+        assertEquals(2, sweep.exitCode());
+    }
+
     private static String[] with(String[] base, String... more) {
         String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, a, base.length, more.length);
