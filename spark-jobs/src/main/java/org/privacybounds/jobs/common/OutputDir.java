@@ -148,7 +148,7 @@ public final class OutputDir implements AutoCloseable {
         JsonNode m = finishedManifest(target);
         boolean same = m != null && record.command().equals(m.path("command").asText())
                 && Json.write(record.parameters()).equals(Json.write(m.get("parameters")));
-        if (same && !Json.write(record.inputs()).equals(Json.write(m.path("inputs")))) {
+        if (same && !contents(record.inputs()).equals(contents(m.path("inputs")))) {
             throw new UserInputException("--out", given, "holds a finished run of these parameters whose input files have changed since "
                     + "(see inputs in its manifest.json); add --overwrite to recompute, or choose a new folder");
         }
@@ -169,6 +169,19 @@ public final class OutputDir implements AutoCloseable {
                 ? "already holds the finished result of other parameters (see its manifest.json); choose a new folder or add --overwrite"
                 : ours != null ? "holds an unfinished run of this tool; add --overwrite to replace it, or choose a new folder"
                 : "already exists and was not written by privacy-bounds; choose a new folder");
+    }
+
+    /** The inputs without their paths: what a result depends on is the files' content. */
+    static String contents(JsonNode inputs) {
+        ObjectNode c = Json.object();
+        inputs.fields().forEachRemaining(e -> {
+            JsonNode v = e.getValue().deepCopy();
+            if (v instanceof ObjectNode o) {
+                o.remove("path");
+            }
+            c.set(e.getKey(), v);
+        });
+        return Json.write(c);
     }
 
     private static boolean isEmptyFolder(Path dir) {
@@ -333,7 +346,7 @@ public final class OutputDir implements AutoCloseable {
         Path work = target.resolveSibling("." + target.getFileName() + ".work");
         ObjectNode key = Json.object();
         key.set("parameters", params);
-        key.set("inputs", record.inputs());
+        key.set("inputs", Json.MAPPER.readTree(contents(record.inputs())));
         Path p = work.resolve("parameters.json");
         String want = Json.write(key);
         if (Files.exists(p) && !Files.readString(p).equals(want)) {

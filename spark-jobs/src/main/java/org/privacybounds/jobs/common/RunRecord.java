@@ -25,9 +25,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * What {@code manifest.json} records about a run: the command, its parameters (every option that
  * can change a result, defaults included), how it was executed, versions, the git commit the jar
- * was built from, start and end time, per-stage timings and row counts. Two runs with equal
- * {@link #parameters()} compute the same result, which is what makes a rerun into a finished
- * folder a no-op.
+ * was built from, start and end time, per-stage timings and row counts. Input files are recorded by
+ * content ({@link #inputs()}), not by path. Two runs with equal {@link #parameters()} and input contents
+ * compute the same result, which is what makes a rerun into a finished folder a no-op.
  */
 public final class RunRecord {
     /** Options that change how or where a run happens, never what it computes. */
@@ -60,6 +60,10 @@ public final class RunRecord {
                 continue;
             }
             JsonNode v = value(o.getValue());
+            if (InputFiles.OPTIONS.contains(o.longestName())) {
+                // an input is identified by its content (inputs: path, size, SHA-256), not by how its path was written
+                continue;
+            }
             if (EXECUTION_OPTIONS.contains(o.longestName())) {
                 exec.set(o.longestName().substring(2), v);
             } else {
@@ -67,6 +71,9 @@ public final class RunRecord {
             }
         }
         sorted.forEach(params::set);
+        if (spec.userObject() instanceof EffectiveDefaults d) {
+            d.effectiveDefaults(params);
+        }
         ObjectNode inputs = Json.object();
         for (OptionSpec o : spec.options()) {
             Object v = o.getValue();
@@ -88,6 +95,14 @@ public final class RunRecord {
         }
         List<String> args = spec.commandLine().getParseResult() == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
         return new RunRecord(spec.name(), params, inputs, exec, args);
+    }
+
+    /**
+     * A command whose defaults are decided in code (an option group left out means "the default choice"): it writes the
+     * values actually used into the parameters, so that a run with the default and one naming it explicitly are the same run.
+     */
+    public interface EffectiveDefaults {
+        void effectiveDefaults(ObjectNode parameters);
     }
 
     private static JsonNode value(Object v) {

@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
                 "  privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
                 "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
                 "  privacy-bounds pufferfish-sensitivity --table1 --out out/table1"})
-public final class PufferfishSensitivityCommand implements Callable<Integer> {
+public final class PufferfishSensitivityCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
     @Spec
     CommandSpec spec;
 
@@ -104,6 +104,14 @@ public final class PufferfishSensitivityCommand implements Callable<Integer> {
 
     @Option(names = "--datasets", paramLabel = "DIR", defaultValue = "datasets", description = "Folder of the UCI files for --table1 (default: ${DEFAULT-VALUE}).")
     Path datasets;
+
+    /** Without --scale or --target-epsilon the releases are calibrated to eps = 1. */
+    @Override
+    public void effectiveDefaults(ObjectNode parameters) {
+        if (scale == null && targetEpsilon == null) {
+            parameters.put("target-epsilon", 1.0);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -62,7 +62,7 @@ import picocli.CommandLine.Spec;
                 "      --years 1920:2020 --lost-fraction 0.002 --threshold 0.51 --out out/figure1",
                 "  privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
                 "      --votes-columns dem_votes,rep_votes --lost-fraction 0.0001 --threshold 0.6 --json"})
-public final class ElectionHistoryCommand implements Callable<Integer> {
+public final class ElectionHistoryCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
     static final String DEFAULT_DATA = "datasets/smoothed_dp_paper_election_history_1900_2020.csv";
 
     @Spec
@@ -116,6 +116,14 @@ public final class ElectionHistoryCommand implements Callable<Integer> {
     /** What the executors need, serialisable. */
     record Params(String lostFraction, String eta, SampleSize.Rounding rounding, double threshold, Sampling sampling,
             UtilityForm form, String yearColumn, String colA, String colB) implements java.io.Serializable {
+    }
+
+    /** Without --lost-fraction or --eta the run loses 0.2 % of the ballots: that is its parameter. */
+    @Override
+    public void effectiveDefaults(ObjectNode parameters) {
+        if (loss == null || (loss.lostFraction == null && loss.eta == null)) {
+            parameters.put("lost-fraction", "0.002");
+        }
     }
 
     @Override

