@@ -75,10 +75,15 @@ public final class Main implements Runnable {
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o);
         cl.setErr(e);
+        readableHelp(cl);
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {
             e.println("error: " + printable(ex.getMessage().replaceFirst("^Error: ", "")));
-            e.println("Run 'privacy-bounds " + ex.getCommandLine().getCommandName() + " --help' for usage.");
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                e.println("did you mean: " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size()))) + "?");
+            }
+            String name = ex.getCommandLine().getCommandName();
+            e.println("Run 'privacy-bounds " + (name.equals("privacy-bounds") ? "" : name + " ") + "--help' for usage.");
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
@@ -121,6 +126,51 @@ public final class Main implements Runnable {
         o.flush();
         e.flush();
         return code;
+    }
+
+    /**
+     * Help that reads well and pastes: each command's description is one paragraph wrapped to the usage width, and the
+     * examples of the footer are printed verbatim (never wrapped inside a command; long ones continue with a backslash).
+     */
+    static void readableHelp(CommandLine cl) {
+        java.util.List<CommandLine> all = new java.util.ArrayList<>(cl.getSubcommands().values());
+        all.add(cl);
+        for (CommandLine c : all) {
+            c.setUsageHelpAutoWidth(true);
+            c.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_DESCRIPTION, help -> {
+                String[] d = help.commandSpec().usageMessage().description();
+                if (d.length == 0) {
+                    return "";
+                }
+                return wrap(String.join(" ", d).replace("%n", " ").replace("%%", "%").replaceAll("\\s+", " ").trim(),
+                        help.commandSpec().usageMessage().width()) + "%n".replace("%n", System.lineSeparator());
+            });
+            c.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> {
+                StringBuilder b = new StringBuilder();
+                for (String line : help.commandSpec().usageMessage().footer()) {
+                    b.append(line.replace("%%", "%")).append(System.lineSeparator());
+                }
+                return b.toString();
+            });
+        }
+    }
+
+    /** Word wrap at {@code width} columns. */
+    static String wrap(String text, int width) {
+        StringBuilder out = new StringBuilder();
+        int col = 0;
+        for (String w : text.split(" ")) {
+            if (col > 0 && col + 1 + w.length() > width) {
+                out.append(System.lineSeparator());
+                col = 0;
+            } else if (col > 0) {
+                out.append(' ');
+                col++;
+            }
+            out.append(w);
+            col += w.length();
+        }
+        return out.toString();
     }
 
     /** True while the JVM shuts down (SIGINT, SIGTERM): hooks can no longer be added then. */

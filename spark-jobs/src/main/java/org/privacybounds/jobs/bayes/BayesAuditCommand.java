@@ -43,11 +43,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bayes-audit}: the exact privacy audit of seed 002's exponential mechanisms over Beta
+ * {@code bayes-audit}: the exact privacy audit of DP Bayesian inference notes's exponential mechanisms over Beta
  * posteriors (global, local and smooth sensitivity), with their utility, on a grid of n and eps.
  */
-@Command(name = "bayes-audit", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Exact privacy audit of DP Bayesian inference with the exponential mechanism (seed 002): prior Beta(1,1),",
+@Command(name = "bayes-audit", header = "Exact privacy audit of DP Bayesian inference with the exponential mechanism (global, local, smooth sensitivity).", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Exact privacy audit of DP Bayesian inference with the exponential mechanism (DP Bayesian inference notes): prior Beta(1,1),",
                 "k ones in n records, candidates Beta(j+1, n-j+1), utility -Hellinger, sensitivity global, local or smooth.",
                 "For each mechanism, n and eps: the realised privacy loss max |ln P_k(r) - ln P_k'(r)| over every neighbouring",
                 "pair and output with its witness, the worst-case and the smoothed delta (Bernoulli data) at eps and at",

@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
 import scala.Tuple2;
 
 /** {@code darrm-aggregate}: private majority labels for a table of teacher votes (the private-prediction use of Section 6.2). */
-@Command(name = "darrm-aggregate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "darrm-aggregate", header = "Private majority labels for a table of teachers' votes (DaRRM with a chosen noise function).", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Private majority labels: each row of --votes holds the K teachers' votes on one query (0/1, or labels with",
                 "--positive-label); DaRRM releases the true majority with probability gamma(L) (L = number of ones), else a fair coin.",
                 "Each query is (m eps, delta)-DP; the total over Q queries is reported by simple and general composition (Theorem 2.3).",

@@ -34,8 +34,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code darrm-optimize}: the optimal DaRRM noise function by constraint generation, with its certificate. */
-@Command(name = "darrm-optimize", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"The most accurate private majority of K (eps, Delta)-DP mechanisms that is (m eps, delta)-DP (DaRRM, seed 003):",
+@Command(name = "darrm-optimize", header = "The optimal noise function gamma of DaRRM by linear programming, with a certificate.", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The most accurate private majority of K (eps, Delta)-DP mechanisms that is (m eps, delta)-DP (DaRRM, DaRRM paper):",
                 "gamma_opt minimises the exact linearised error under the prior (spec section 5.1) subject to every privacy",
                 "constraint of Lemma 3.4 (all multisets of the 8 or 4 corners of the DP polygon: 31,824 at K = 11, 2.7e7 at K = 35",
                 "with Delta > 0). Constraint generation: a small master LP (ojAlgo), a separation scan over all of P distributed over",

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code darrm-verify}: is DaRRM with a given gamma (m eps, delta)-DP? The maximum privacy cost over all of P. */
-@Command(name = "darrm-verify", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "darrm-verify", header = "Certify that a noise function gamma makes DaRRM (m eps, delta)-DP.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Certify any symmetric noise function gamma: the largest privacy cost f (Lemma 3.4) over every multiset of the",
                 "corners of the (eps, Delta)-DP polygon, against the bound e^{m eps} - 1 + 2 delta, with the worst multiset. DaRRM_gamma",
                 "is (m eps, delta)-DP exactly when maxCost <= bound. The scan is distributed over executors for large K;",

@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
 import scala.Tuple2;
 
 /** {@code precincts}: the privacy of every precinct's published counts when ballots are lost, or a sample is published. */
-@Command(name = "precincts", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "precincts", header = "Privacy of every precinct's published vote counts when ballots are lost or a sample is published.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The privacy of every precinct's published vote counts, over any number of candidates, when a fraction of the",
                 "ballots is lost at random (--lost-fraction) or a random sample of ballots is published (--sample-fraction): the",
                 "sampling-histogram mechanism without replacement (Smoothed DP paper, Algorithm 2) with the categories --candidates,",
@@ -78,7 +78,7 @@ public final class PrecinctsCommand implements Callable<Integer> {
         String sampleFraction;
     }
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "Which ballots are published (exactly one):%n")
     Draw draw;
 
     @Option(names = "--epsilon", paramLabel = "LIST", defaultValue = "1", description = "eps values of the profile: e1,e2,... or a:step:b (default: ${DEFAULT-VALUE}).")

@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code pabi}: privacy amplification by iteration of noisy gradient descent on correlated data, for a grid of settings. */
-@Command(name = "pabi", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "pabi", header = "Renyi Pufferfish privacy amplification by iteration of noisy gradient descent on correlated data.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Renyi Pufferfish loss eps(T) of noisy projected gradient descent after T steps when the secret is one data point",
                 "(X_i = a vs X_i = b, ||a - b|| = --secret-distance) and the other points are correlated with it (Theorem 5.2 and",
                 "Proposition 6.4 of the Renyi Pufferfish paper): step t moves the iterate by at most",

@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code pufferfish-sensitivity}: Wasserstein sensitivities of a released attribute against secrets on another, from a CSV file. */
-@Command(name = "pufferfish-sensitivity", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "pufferfish-sensitivity", header = "Renyi Pufferfish privacy of releasing an attribute: Wasserstein sensitivities and noise calibration.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Renyi Pufferfish privacy of releasing one record's value (column X, through an optional --query) when the",
                 "secret is that record's value of column S, under the empirical prior of the file (the paper's attribute-inference",
                 "setting, Table 1). The conditional laws P(f(X) | S = s) come from a distributed groupBy(S, X).count(); every pair of",

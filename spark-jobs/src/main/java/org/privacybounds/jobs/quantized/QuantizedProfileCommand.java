@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code quantized-profile}: the exact delta_eps(x) of one given database of quantized gradient codes. */
-@Command(name = "quantized-profile", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "quantized-profile", header = "delta_eps(x) of one batch of quantized gradients, exact over every neighbour.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"delta_eps(x) of one SGD step on a given database of b-bit gradient codes (integers c = ceil(g * 2^b) in",
                 "-2^(b-1)+1..2^(b-1)): exact, certified, maximised over every neighbour (every code present changed to every",
                 "code), with the worst neighbour; beside it the paper's heuristic neighbours (smallest code to the grid maximum,",

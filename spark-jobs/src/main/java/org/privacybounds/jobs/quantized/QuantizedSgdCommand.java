@@ -40,11 +40,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code quantized-sgd}: smoothed DP of one SGD step on b-bit quantized gradients (seed 000
+ * {@code quantized-sgd}: smoothed DP of one SGD step on b-bit quantized gradients (Smoothed DP paper
  * Figure 2 right, Figure 5): outer Monte Carlo over databases drawn from assignments of the vertex
  * distributions, distributed over executors, with the exact, certified delta(x) of every database.
  */
-@Command(name = "quantized-sgd", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "quantized-sgd", header = "Smoothed DP of one SGD step on b-bit quantized gradients (Monte Carlo over databases, exact inner delta).", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Smoothed delta of one SGD step that averages T = round(sqrt n) b-bit quantized gradients (no added noise):",
                 "for each n, databases are drawn from each assignment of the vertex distributions (n_1 records from the first, ...),",
                 "trials spread over the executors with one seed per trial split from --seed (same digits for any partitioning);",

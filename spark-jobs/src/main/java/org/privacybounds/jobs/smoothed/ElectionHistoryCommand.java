@@ -49,12 +49,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code election-history}: the privacy of every election of a CSV when a fraction of ballots is
- * lost (seed 000 Figures 1 and 3). Elections are partitioned across executors; each executor
+ * lost (Smoothed DP paper, Figures 1 and 3). Elections are partitioned across executors; each executor
  * calls core-math; the driver collects, writes and plots.
  */
-@Command(name = "election-history", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "election-history", header = "Privacy of every election of a CSV when a fraction of ballots is lost (Figures 1 and 3).", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Privacy of publishing each election's two-candidate vote counts when a fraction of ballots is",
-                "lost at random (seed 000 Appendix A.1, Figures 1 and 3): n, T, delta_eps(x) with eps = ln(t/(1-t)),",
+                "lost at random (Smoothed DP paper, Appendix A.1, Figures 1 and 3): n, T, delta_eps(x) with eps = ln(t/(1-t)),",
                 "the adversary's adjusted utility at threshold t, and 1/n, computed as a Spark job; CSV, JSON,",
                 "Parquet and a semilog PNG in the style of Figure 1 under --out."},
         footer = {"", "Examples (Figure 1, and Figure 3 panel (d)):",
@@ -94,7 +94,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         String eta;
     }
 
-    @ArgGroup(exclusive = true)
+    @ArgGroup(exclusive = true, heading = "Lost ballots (at most one; default --lost-fraction 0.002):%n")
     Loss loss;
 
     @Option(names = "--rounding", paramLabel = "ceil|round", defaultValue = "ceil", description = "With --eta: ceil (Algorithm 2) or round (the paper's code) (default: ${DEFAULT-VALUE}).")

@@ -25,7 +25,7 @@ public final class MechanismOptions {
         Long lost;
     }
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "Sample size (exactly one):%n")
     Size size;
 
     @Option(names = "--rounding", paramLabel = "ceil|round", defaultValue = "ceil",

@@ -38,7 +38,7 @@ public final class PiOptions {
         String precincts;
     }
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "The distributions Pi (exactly one source):%n")
     Source source;
 
     @Option(names = "--votes-columns", paramLabel = "A,B", defaultValue = "biden_votes,trump_votes",

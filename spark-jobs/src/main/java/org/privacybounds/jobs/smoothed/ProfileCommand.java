@@ -31,8 +31,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code profile}: delta_eps(x) of one database, next to the DP worst case and the Remark 8 bound. */
-@Command(name = "profile", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"delta_eps(x) (seed 000 Definition 2) of the sampling-histogram mechanism for one database,",
+@Command(name = "profile", header = "delta_eps(x) of the sampling-histogram mechanism for one database, with the worst neighbour.", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_eps(x) (Smoothed DP paper, Definition 2) of the sampling-histogram mechanism for one database,",
                 "exact and certified, maximised over every replace-one neighbour; beside it the worst-case (DP) delta",
                 "and the paper's Remark 8 smoothed bound. With --noise exponential: Algorithm 4, exact by enumeration,",
                 "with the realised DP eps next to the paper's nominal eta*eps."},

@@ -28,12 +28,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code smoothed}: delta_SDP(eps) for one n (seed 000 Algorithm 1), exact and certified. */
-@Command(name = "smoothed", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"delta_SDP(eps) of the sampling-histogram mechanism (seed 000 Definition 3, Algorithm 1): the largest",
+/** {@code smoothed}: delta_SDP(eps) for one n (Smoothed DP paper, Algorithm 1), exact and certified. */
+@Command(name = "smoothed", header = "delta_SDP: the smoothed DP of the sampling-histogram mechanism for one n (Algorithm 1, exact).", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"delta_SDP(eps) of the sampling-histogram mechanism (Smoothed DP paper, Definition 3, Algorithm 1): the largest",
                 "expected delta_eps(x) over every assignment of the n records to the vertices of Pi, exact and certified,",
                 "with the maximising assignment. Two categories and two vertices at any n (stage 1, delta(h), runs on the",
-                "executors); other shapes by full enumeration for small n."},
+                "executors); other shapes (three or more categories, more vertices) evaluate every assignment on the executors, with",
+                "an estimate of the work first. When the hull of Pi has more than --max-vertices vertices, delta_SDP is bounded from",
+                "both sides (an enclosing simplex above, some of the hull's vertices below)."},
         footer = {"", "Examples:",
                 "  privacy-bounds smoothed --n 100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
                 "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv",

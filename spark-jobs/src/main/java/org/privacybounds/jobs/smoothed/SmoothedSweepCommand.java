@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
  * {@code smoothed-sweep}: delta_SDP over a grid of n and eps, one row per (n, eps), with progress,
  * resume and a plot like the paper's Figure 2 (left).
  */
-@Command(name = "smoothed-sweep", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "smoothed-sweep", header = "delta_SDP over a grid of n, with progress, resume and a plot (Figures 2 and 4).", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"delta_SDP(eps) over a grid of n (and every eps in one pass per n), exact and certified, with a",
                 "progress line per n (done/total, rate, ETA). With --out, every finished n is kept in a hidden work",
                 "folder beside DIR, so rerunning the same command after a crash resumes where it stopped. Writes CSV,",

@@ -29,8 +29,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code utility}: the Bayesian adversary's adjusted utility with the corrected Lemma 10 bounds. */
-@Command(name = "utility", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"The Bayesian adversary's adjusted utility (seed 000 Eq. (3) / Appendix A.1) against the",
+@Command(name = "utility", header = "The Bayesian adversary's adjusted utility against the sampling-histogram mechanism.", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The Bayesian adversary's adjusted utility (Smoothed DP paper, Eq. (3) / Appendix A.1) against the",
                 "sampling-histogram mechanism for one database and threshold t (eps = ln(t/(1-t))), exact in log space,",
                 "with the corrected Lemma 10 bounds (d + d')/2 <= u <= d + d' of the worst neighbour pair."},
         footer = {"", "Examples:",
