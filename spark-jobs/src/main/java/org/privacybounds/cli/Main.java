@@ -113,6 +113,7 @@ public final class Main implements Runnable {
             while (sub.hasSubcommand()) {
                 sub = sub.subcommand();
             }
+            org.privacybounds.jobs.common.Progress.to(e, sub.commandSpec().name());
             if (!sub.isUsageHelpRequested() && !sub.isVersionHelpRequested()) {
                 try {
                     CommonChecks.check(sub);

@@ -19,6 +19,7 @@ public final class SparkSessions {
         }
         SparkSession active = SparkSession.getActiveSession().isDefined() ? SparkSession.getActiveSession().get() : null;
         if (active != null) {
+            Progress.install(active.sparkContext());
             return active;
         }
         SparkSession.Builder b = SparkSession.builder().appName("privacy-bounds " + appName)
@@ -33,6 +34,7 @@ public final class SparkSessions {
             b.config("spark.local.dir", runFolder().toString());
         }
         SparkSession spark = b.getOrCreate();
+        Progress.install(spark.sparkContext());
         awaitExecutors(spark);
         return spark;
     }

@@ -108,8 +108,10 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         DistributionSet hull = reduced.exact();
         double coreSeconds = 0;
         double memory = 0;
-        for (long v : ns) {
-            double[] cost = SmoothedRunner.estimate(v, hull, mechanism.sampling(), eps.length);
+        double[] costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
+        for (int i = 0; i < ns.size(); i++) {
+            double[] cost = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
+            costOf[i] = Math.max(cost[0], 1e-9);
             coreSeconds += cost[0];
             memory = Math.max(memory, cost[1]);
         }
@@ -129,6 +131,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             List<ObjectNode> rows = new ArrayList<>();
             long start = System.nanoTime();
             int resumed = 0;
+            double computedCost = 0;
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
                 ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
@@ -153,13 +156,19 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                         r.put("seconds", (System.nanoTime() - t0) / 1e9);
                     }
                     OutputDir.keepStage(work, "n=" + n, forN);
+                    computedCost += costOf[i];
                 }
                 forN.forEach(r -> rows.add((ObjectNode) r));
                 double elapsed = (System.nanoTime() - start) / 1e9;
                 int computed = i + 1 - resumed;
                 double rate = computed / Math.max(elapsed, 1e-9);
-                double eta = computed == 0 ? 0 : (ns.size() - i - 1) / rate;
-                spec.commandLine().getErr().printf("smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
+                double remainingCost = 0;
+                for (int j = i + 1; j < ns.size(); j++) {
+                    remainingCost += costOf[j];
+                }
+                // the measured seconds per estimated core-second so far, applied to the estimated cost of the n still to do
+                double eta = computed == 0 ? 0 : elapsed / computedCost * remainingCost;
+                spec.commandLine().getErr().printf(java.util.Locale.ROOT, "smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
                         i + 1, ns.size(), n, resumed, rate * 60, elapsed, eta);
             }
             ObjectNode root = Json.object();
