@@ -455,7 +455,11 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 .add("probabilityTrue", DataTypes.DoubleType).add("worstCaseDeltaRelativeErrorBound", DataTypes.DoubleType)
                 .add("smoothedDeltaRelativeErrorBound", DataTypes.DoubleType);
 
-    private static void plots(OutputDir out, List<ObjectNode> rows, double[] eps) {
+    /**
+     * privacy-loss.png: realised loss over nominal eps against n (one reference line at 1, whatever the eps grid);
+     * utility.png: expected Hellinger distance on a log axis. One colour per (mechanism, eps).
+     */
+    static List<Plots.Figure> plots(OutputDir out, List<ObjectNode> rows, double[] eps) {
         List<Plots.Series> loss = new ArrayList<>();
         List<Plots.Series> util = new ArrayList<>();
         double[] nsAll = rows.stream().mapToDouble(r -> r.get("n").asDouble()).distinct().sorted().toArray();
@@ -463,23 +467,27 @@ public final class BayesAuditCommand implements Callable<Integer> {
         for (Mechanism m : Mechanism.values()) {
             for (double e : eps) {
                 List<ObjectNode> sel = rows.stream().filter(r -> r.get("mechanism").asText().equals(m.label()) && r.get("epsilon").asDouble() == e).toList();
+                if (sel.isEmpty()) {
+                    continue;
+                }
                 double[] x = sel.stream().mapToDouble(r -> r.get("n").asDouble()).toArray();
-                loss.add(new Plots.Series(m.label() + ", eps = " + e, x, sel.stream().mapToDouble(r -> r.get("maxLogRatio").asDouble()).toArray(),
-                        false, Plots.color(color)));
-                util.add(new Plots.Series(m.label() + ", eps = " + e, x, sel.stream().mapToDouble(r -> r.get("expectedHellinger").asDouble()).toArray(),
-                        false, Plots.color(color)));
+                String name = m.label() + ", eps = " + e;
+                loss.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> r.get("maxLogRatio").asDouble() / e).toArray(), false, Plots.color(color)));
+                util.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> Math.log10(r.get("expectedHellinger").asDouble())).toArray(), false,
+                        Plots.color(color)));
                 color++;
             }
         }
-        for (double e : eps) {
-            double[] y = new double[nsAll.length];
-            Arrays.fill(y, e);
-            loss.add(new Plots.Series("nominal eps = " + e, nsAll, y, true, new java.awt.Color(0x555555)));
-        }
-        Plots.lines(out.resolve("privacy-loss.png"), "Realised privacy loss of the exponential mechanisms (prior Beta(1,1))", "n (records)",
-                "max |ln P_k(j) - ln P_k'(j)| (nats)", loss);
-        Plots.semilogY(out.resolve("utility.png"), "Utility: expected Hellinger distance to the true posterior (mean over k)", "n (records)",
-                "E[H(released, true)] (log scale; smaller is better)", util);
+        double[] one = new double[nsAll.length];
+        Arrays.fill(one, 1.0);
+        loss.add(new Plots.Series("nominal eps (ratio 1)", nsAll, one, true, new java.awt.Color(0x555555)));
+        Plots.Figure lossFigure = Plots.figure("Realised privacy loss of the exponential mechanisms over their nominal eps (prior Beta(1,1))")
+                .x("n (records)", Plots.Scale.LINEAR).y("max |ln P_k(j) - ln P_k'(j)| / eps", Plots.Scale.LINEAR).yIncludes(0).addAll(loss)
+                .save(out.resolve("privacy-loss.png"));
+        Plots.Figure utilFigure = Plots.figure("Utility: expected Hellinger distance to the true posterior (mean over k)")
+                .x("n (records)", Plots.Scale.LINEAR).y("E[H(released, true)] (log scale; smaller is better)", Plots.Scale.LOG10).addAll(util)
+                .save(out.resolve("utility.png"));
+        return List.of(lossFigure, utilFigure);
     }
 
     private double[] bernoulliSet() {

@@ -243,7 +243,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 List<String> header = new ArrayList<>(List.of("l", "gamma_opt"));
                 families.keySet().forEach(k -> header.add("gamma_" + k));
                 out.writeString("gamma.csv", Csv.table(header, rows));
-                plot(out, set.k(), r.gamma(), families, errors);
+                plot(out, set.k(), r.gamma(), families, errors, first);
                 out.commit();
             }
             return 0;
@@ -271,30 +271,47 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
         return f;
     }
 
-    private void plot(OutputDir out, int k, double[] opt, Map<String, double[]> families, Map<String, ErrorMetric.Estimate> errors) {
+    /**
+     * gamma.png: the noise functions against l; error.png: each method's mean error on a categorical axis, with 95 %
+     * Monte Carlo intervals (1.96 standard errors over the draws of p) as error bars.
+     */
+    List<Plots.Figure> plot(OutputDir out, int k, double[] opt, Map<String, double[]> families, Map<String, ErrorMetric.Estimate> errors,
+            double[] law) {
+        String p = law[0] == law[1] ? "p_i = " + num(law[0]) : "p_i ~ U[" + num(law[0]) + ", " + num(law[1]) + "]";
         double[] x = new double[k + 1];
         for (int l = 0; l <= k; l++) {
             x[l] = l;
         }
-        Map<String, Color> colors = Map.of("opt", Color.RED, "sub", Color.BLUE, "dsub", Color.CYAN, "const", new Color(0x2ca02c));
+        Map<String, Color> colors = Map.of("opt", new Color(0xd62728), "sub", new Color(0x1f77b4), "dsub", new Color(0x17becf), "const", new Color(0x2ca02c));
         List<Plots.Series> s = new ArrayList<>();
         s.add(new Plots.Series(String.format(Locale.ROOT, "gamma_opt (error %.4f)", errors.get("opt").mean()), x, opt, false, colors.get("opt")));
         for (Map.Entry<String, double[]> e : families.entrySet()) {
             s.add(new Plots.Series(String.format(Locale.ROOT, "gamma_%s (error %.4f)", e.getKey(), errors.get(e.getKey()).mean()), x, e.getValue(),
                     !e.getKey().equals("sub"), colors.get(e.getKey())));
         }
-        Plots.lines(out.resolve("gamma.png"), String.format(Locale.ROOT, "DaRRM noise functions, K = %d, m = %g, eps = %g, Delta = %g (errors under p_i ~ U[0,1])",
-                k, setting.m, setting.epsilon, setting.mechanismDelta), "l (number of ones among K votes)", "gamma(l)", s);
-        List<Plots.Series> e = new ArrayList<>();
-        int i = 0;
+        Plots.Builder gamma = Plots.figure(String.format(Locale.ROOT, "DaRRM noise functions, K = %d, m = %s, eps = %s, Delta = %s (errors under %s)",
+                k, num(setting.m), num(setting.epsilon), num(setting.mechanismDelta), p))
+                .x("l (number of ones among K votes)", Plots.Scale.LINEAR).y("gamma(l)", Plots.Scale.LINEAR).yIncludes(0).yIncludes(1).addAll(s);
+        if (k <= 40) {
+            gamma.xStep(k <= 12 ? 1 : k <= 24 ? 2 : 5);
+        }
         List<String> names = new ArrayList<>(errors.keySet());
+        List<String> labels = new ArrayList<>();
+        Plots.Builder error = Plots.figure(String.format(Locale.ROOT, "Error E(gamma; p) under %s, K = %d (mean over %d draws of p, 95 %% interval)",
+                p, k, errors.get("opt").samples()));
+        int i = 0;
         for (String n : names) {
             ErrorMetric.Estimate est = errors.get(n);
-            e.add(new Plots.Series("gamma_" + n + String.format(Locale.ROOT, " %.4f +- %.4f", est.mean(), est.standardError()), new double[] {i},
-                    new double[] {est.mean()}, false, colors.getOrDefault(n, Color.GRAY)));
+            labels.add("gamma_" + n);
+            error.add(new Plots.Series(String.format(Locale.ROOT, "gamma_%s: %.4f +- %.4f", n, est.mean(), 1.96 * est.standardError()), new double[] {i},
+                    new double[] {est.mean()}, new double[] {1.96 * est.standardError()}, Plots.Style.POINTS, colors.getOrDefault(n, Color.GRAY)));
             i++;
         }
-        Plots.lines(out.resolve("error.png"), "Error E(gamma; p) under p_i ~ U[0,1] (" + String.join(", ", names) + " at x = 0.." + (names.size() - 1) + ")",
-                "gamma", "error", e);
+        error.categories("method", labels).y("error E(gamma; p)", Plots.Scale.LINEAR).yIncludes(0);
+        return List.of(gamma.save(out.resolve("gamma.png")), error.save(out.resolve("error.png")));
+    }
+
+    private static String num(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

@@ -369,9 +369,10 @@ public final class PrecinctsCommand implements Callable<Integer> {
                 x[k] = b.getKey() + 0.125;
                 y[k++] = b.getValue();
             }
-            series.add(new Plots.Series("eps = " + e, x, y, false, Plots.color(i++)));
+            series.add(new Plots.Series("eps = " + e, x, y, false, eps.length > 1 ? Plots.sequential(i++, eps.length) : Plots.color(i++)));
         }
-        Plots.lines(out.resolve("precincts.png"), "Precincts by log10 delta (" + root.get("precinctCount").asLong() + " precincts)", "log10 delta (bins of 0.25)",
-                "precincts", series);
+        Plots.figure("Precincts by delta (" + root.get("precinctCount").asLong() + " precincts; bins of a quarter decade)")
+                .x("delta (log scale)", Plots.Scale.LOG10).y("precincts", Plots.Scale.LINEAR).yIncludes(0).addAll(series)
+                .save(out.resolve("precincts.png"));
     }
 }

@@ -2,6 +2,7 @@ package org.privacybounds.jobs.pufferfish;
 
 import java.io.PrintWriter;
 import java.io.Serializable;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -351,9 +352,13 @@ public final class PabiCommand implements Callable<Integer> {
         return new NoisyGradientDescent.Matrix(text, m.toArray(new double[0][]));
     }
 
-    private void plot(Path png, List<Point> points, List<double[][]> curves, long[] wanted) {
+    /**
+     * Renyi eps against T, one line per setting (at most 12, coloured along the correlation order), with the DP (rho = 0)
+     * and group-DP (rho = 1) references dashed. Legends name the correlation as rho, not as the option's text.
+     */
+    Plots.Figure plot(Path png, List<Point> points, List<double[][]> curves, long[] wanted) {
         if (wanted.length < 2) {
-            return;
+            return null;
         }
         double[] x = new double[wanted.length];
         for (int j = 0; j < x.length; j++) {
@@ -363,14 +368,37 @@ public final class PabiCommand implements Callable<Integer> {
         int shown = Math.min(points.size(), 12);
         for (int k = 0; k < shown; k++) {
             Point p = points.get(k);
-            String name = p.correlationLabel() + (points.size() > corrCount(points) ? " " + p.strategy().label() + " sigma=" + p.setting().sigma() : "");
-            series.add(new Plots.Series(name, x, curves.get(k)[0], false, Plots.color(k)));
+            String name = rhoLegend(p.correlation(), secretIndex)
+                    + (points.size() > corrCount(points) ? ", " + p.strategy().label() + ", sigma = " + p.setting().sigma() : "");
+            series.add(new Plots.Series(name, x, log10(curves.get(k)[0]), false, Plots.sequential(k, shown)));
         }
-        series.add(new Plots.Series("DP (rho = 0)", x, curves.get(0)[1], true, java.awt.Color.GRAY));
-        series.add(new Plots.Series("group DP (rho = 1)", x, curves.get(0)[2], true, java.awt.Color.BLACK));
-        String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha 2, L = sigma = eta = C = ||a-b|| = 1)"
+        series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0)[1]), true, java.awt.Color.GRAY));
+        series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0)[2]), true, java.awt.Color.BLACK));
+        String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha = 2, L = sigma = eta = C = ||a - b|| = 1)"
                 : "PABI bound of noisy gradient descent" + (points.size() > shown ? " (first " + shown + " of " + points.size() + " settings)" : "");
-        Plots.semilogY(png, title, "iterations T", "Renyi epsilon (nats)", series);
+        return Plots.figure(title).x("iterations T", Plots.Scale.LINEAR).y("Renyi epsilon (nats, log scale)", Plots.Scale.LOG10).addAll(series)
+                .save(png);
+    }
+
+    /** The legend of a correlation profile: rho = 0.1, rho_t = 1/t, rho_t = 1/t^2, or the covariance file's name. */
+    static String rhoLegend(NoisyGradientDescent.Correlation c, int secretIndex) {
+        String shift = secretIndex == 1 ? "t" : "(|t - " + secretIndex + "| + 1)";
+        if (c instanceof NoisyGradientDescent.Constant k) {
+            return "rho = " + BigDecimal.valueOf(k.value()).stripTrailingZeros().toPlainString();
+        } else if (c instanceof NoisyGradientDescent.Inverse) {
+            return "rho_t = 1/" + shift;
+        } else if (c instanceof NoisyGradientDescent.InverseSquare) {
+            return "rho_t = 1/" + shift + "^2";
+        }
+        return "rho from " + c.label();
+    }
+
+    private static double[] log10(double[] v) {
+        double[] r = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            r[i] = Math.log10(v[i]);
+        }
+        return r;
     }
 
     private static long corrCount(List<Point> points) {

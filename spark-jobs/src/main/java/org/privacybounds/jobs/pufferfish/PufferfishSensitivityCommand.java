@@ -343,7 +343,8 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
             }
             series.add(new Plots.Series(secretColumn + " = " + e.getKey() + " (" + l.total() + ")", x, y, false, Plots.color(i++)));
         }
-        Plots.lines(out.resolve("conditional-laws.png"), "CDF of " + valueColumn + " given " + secretColumn, valueColumn, "P(f(X) <= x | secret)", series);
+        Plots.figure("CDF of " + valueColumn + " given " + secretColumn).x(valueColumn, Plots.Scale.LINEAR)
+                .y("P(f(X) <= x | secret)", Plots.Scale.LINEAR).yIncludes(0).yIncludes(1).addAll(series).save(out.resolve("conditional-laws.png"));
     }
 
     static double parseAlpha(String text) {

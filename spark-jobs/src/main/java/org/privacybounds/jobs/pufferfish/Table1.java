@@ -11,6 +11,7 @@ import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.pufferfish.Sensitivities;
 
@@ -105,6 +106,7 @@ final class Table1 {
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("table1.csv", Csv.table(List.of("dataset", "rows", "secret_values", "delta", "paper_delta", "delta_g", "paper_delta_g",
                         "delta_g2", "paper_delta_g2", "w_inf_pair", "w_2_pair", "delta_g_status", "delta_g2_status"), rows));
+                plot(out.resolve("table1.png"), rows);
                 out.commit();
             }
             return 0;
@@ -113,5 +115,33 @@ final class Table1 {
                 out.close();
             }
         }
+    }
+
+    /**
+     * table1.png: per dataset, the Pufferfish sensitivities as fractions of DP's (Delta_G / Delta, Delta_G,2 / Delta), ours
+     * at the category and the paper's just right of it.
+     */
+    static Plots.Figure plot(Path png, List<List<Object>> rows) {
+        List<String> names = new ArrayList<>();
+        double[][] v = new double[4][rows.size()];
+        double[][] x = new double[2][rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            List<Object> r = rows.get(i);
+            names.add((String) r.get(0));
+            double delta = ((Number) r.get(3)).doubleValue();
+            v[0][i] = ((Number) r.get(5)).doubleValue() / delta;
+            v[1][i] = ((Number) r.get(7)).doubleValue() / delta;
+            v[2][i] = r.get(6) == null ? Double.NaN : ((Number) r.get(6)).doubleValue() / delta;
+            v[3][i] = r.get(8) == null ? Double.NaN : ((Number) r.get(8)).doubleValue() / delta;
+            x[0][i] = i - 0.06;
+            x[1][i] = i + 0.06;
+        }
+        return Plots.figure("Table 1: Pufferfish sensitivities as fractions of the DP sensitivity Delta (ours, and the paper's)")
+                .categories("dataset", names).y("sensitivity / Delta", Plots.Scale.LINEAR).yIncludes(0).yIncludes(1)
+                .add(new Plots.Series("Delta_G / Delta (GWM, W_inf)", x[0], v[0], null, Plots.Style.POINTS, Plots.color(0)))
+                .add(new Plots.Series("Delta_G,2 / Delta (Cauchy, W_2)", x[0], v[1], null, Plots.Style.POINTS, Plots.color(1)))
+                .add(new Plots.Series("paper: Delta_G / Delta", x[1], v[2], null, Plots.Style.POINTS, Plots.color(0).darker().darker()))
+                .add(new Plots.Series("paper: Delta_G,2 / Delta", x[1], v[3], null, Plots.Style.POINTS, Plots.color(1).darker().darker()))
+                .save(png);
     }
 }

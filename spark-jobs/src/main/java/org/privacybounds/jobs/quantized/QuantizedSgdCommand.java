@@ -466,7 +466,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                 }
             }
             double[] x = pts.stream().mapToDouble(p -> p[0]).toArray();
-            java.awt.Color col = Plots.color(e);
+            java.awt.Color col = eps.length > 1 ? Plots.sequential(e, eps.length) : Plots.color(0);
             series.add(new Plots.Series("mean delta(x), eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[1]).toArray(), false, col));
             series.add(new Plots.Series("lower limit, eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[2]).toArray(), true, col));
             series.add(new Plots.Series("upper limit (smoothed bound), eps = " + eps[e], x, pts.stream().mapToDouble(p -> p[3]).toArray(), true, col));
@@ -480,8 +480,8 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         double[] x = ref.stream().mapToDouble(p -> p[0]).toArray();
         series.add(new Plots.Series("1/n", x, ref.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
         series.add(new Plots.Series("DP delta bound T/n", x, ref.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
-        Plots.log10Lines(png, "Smoothed DP of one SGD step, " + params.get("bits").asInt() + "-bit gradients (" + params.get("distributions").toString()
-                .replace("\"", "") + "), " + params.get("confidence").asDouble() * 100 + " % " + params.get("ci").asText(), "n (records)",
-                "log10 delta", series);
+        Plots.figure("Smoothed DP of one SGD step, " + params.get("bits").asInt() + "-bit gradients (" + params.get("distributions").toString()
+                .replace("\"", "") + "), " + params.get("confidence").asDouble() * 100 + " % " + params.get("ci").asText())
+                .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta (log scale)", Plots.Scale.LOG10).addAll(series).save(png);
     }
 }

@@ -340,7 +340,12 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         }
     }
 
-    private static void plot(Path png, List<List<Object>> csv, String lostFraction, String eta, double threshold) {
+    /**
+     * Figure 1 / 3: log10 delta and log10 utility per year (both from the exact log-space values, so years whose delta
+     * underflows a double are drawn too) and 1/n. Utility is a wide pale band under delta: the two nearly coincide, and
+     * both stay visible.
+     */
+    static Plots.Figure plot(Path png, List<List<Object>> csv, String lostFraction, String eta, double threshold) {
         int k = csv.size();
         double[] x = new double[k];
         double[] d = new double[k];
@@ -348,16 +353,23 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         double[] inv = new double[k];
         for (int i = 0; i < k; i++) {
             x[i] = ((Long) csv.get(i).get(0)).doubleValue();
-            d[i] = (Double) csv.get(i).get(4);
-            u[i] = (Double) csv.get(i).get(6);
-            inv[i] = (Double) csv.get(i).get(8);
+            d[i] = (Double) csv.get(i).get(5);
+            u[i] = (Double) csv.get(i).get(7);
+            inv[i] = Math.log10((Double) csv.get(i).get(8));
         }
         String loss = lostFraction != null ? new BigDecimal(lostFraction).movePointRight(2).stripTrailingZeros().toPlainString() + " % of ballots lost"
                 : "eta = " + eta;
-        Plots.semilogY(png, "Privacy of US presidential elections (" + loss + ", t = " + threshold + ")", "year",
-                "probability (log scale; smaller is more private)",
-                List.of(new Plots.Series("delta_eps(x), eps = ln(t/(1-t))", x, d, false, new Color(0x1f77b4)),
-                        new Plots.Series("adversary's adjusted utility", x, u, false, new Color(0xd62728)),
-                        new Plots.Series("1/n", x, inv, true, new Color(0x555555))));
+        double span = k == 0 ? 0 : x[k - 1] - x[0];
+        Plots.Builder b = Plots.figure("Privacy of US presidential elections (" + loss + ", t = " + threshold + ")")
+                .x("year", Plots.Scale.LINEAR).y("probability (log scale; smaller is more private)", Plots.Scale.LOG10)
+                .add(new Plots.Series("adversary's adjusted utility", x, u, null, Plots.Style.BAND, new Color(0xf4a582)))
+                .add(new Plots.Series("delta_eps(x), eps = ln(t/(1-t))", x, d, null, Plots.Style.LINE, new Color(0x1f77b4)))
+                .add(new Plots.Series("1/n", x, inv, null, Plots.Style.DASHED, new Color(0x555555)));
+        if (span >= 40) {
+            b.xStep(20); // years: 1920, 1940, ..., 2020
+        } else if (span >= 8) {
+            b.xStep(4); // every election year
+        }
+        return b.save(png);
     }
 }

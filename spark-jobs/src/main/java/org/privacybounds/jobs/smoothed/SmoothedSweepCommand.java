@@ -270,8 +270,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                     pts.add(new double[] {r.get("n").asDouble(), r.get("log10Delta").isNull() ? Double.NaN : r.get("log10Delta").asDouble()});
                 }
             }
-            series.add(new Plots.Series("delta_SDP, eps = " + eps[e], pts.stream().mapToDouble(p -> p[0]).toArray(),
-                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, Plots.color(e)));
+            series.add(new Plots.Series("eps = " + eps[e], pts.stream().mapToDouble(p -> p[0]).toArray(),
+                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, eps.length > 1 ? Plots.sequential(e, eps.length) : Plots.color(0)));
         }
         List<double[]> inv = new ArrayList<>();
         for (ObjectNode r : rows) {
@@ -282,7 +282,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         double[] x = inv.stream().mapToDouble(p -> p[0]).toArray();
         series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
         series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
-        Plots.log10Lines(png, "Smoothed DP of the sampling-histogram mechanism (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi") + ")",
-                "n (records)", "log10 delta_SDP", series);
+        Plots.figure("Smoothed DP of the sampling-histogram mechanism (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi") + ")")
+                .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta_SDP (log scale)", Plots.Scale.LOG10).addAll(series).save(png);
     }
 }

@@ -41,6 +41,18 @@ class DarrmCommandsTest extends SparkTestSession {
         for (String f : new String[] {"result.json", "gamma.csv", "gamma.png", "error.png"}) {
             assertTrue(Files.isRegularFile(tmp.resolve("o").resolve(f)), f);
         }
+        // error.png: the methods on a categorical axis, each with its 95 % interval as an error bar
+        JsonNode err = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("error.png"));
+        assertEquals("category", err.get("x").get("scale").asText());
+        assertEquals(java.util.List.of("gamma_opt", "gamma_sub", "gamma_const"), org.privacybounds.testing.PlotAssertions.tickLabels(err, "x"));
+        JsonNode opt = err.get("series").get(0).get("points").get(0);
+        assertEquals(0, opt.get(0).asDouble());
+        assertEquals(j.get("error").asDouble(), opt.get(1).asDouble(), 1e-12);
+        assertEquals(1.96 * j.get("errorStandardError").asDouble(), opt.get(2).asDouble(), 1e-12);
+        assertEquals(0, err.get("y").get("min").asDouble());
+        JsonNode gammaFig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("gamma.png"));
+        assertEquals(12, gammaFig.get("series").get(0).get("points").size());
+        assertEquals(j.get("gamma").get(5).asDouble(), gammaFig.get("series").get(0).get("points").get(5).get(1).asDouble(), 1e-15);
         // the optimized gamma verifies (reading darrm-optimize's own result.json)
         Run v = run("darrm-verify", "--k", "11", "--m", "3", "--epsilon", "0.1", "--delta-mech", "1e-5", "--gamma-file",
                 tmp.resolve("o").resolve("result.json").toString(), "--json");

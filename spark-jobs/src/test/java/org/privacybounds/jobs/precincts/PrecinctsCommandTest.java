@@ -107,6 +107,14 @@ class PrecinctsCommandTest extends SparkTestSession {
             assertTrue(Files.exists(out.resolve(f)), f);
         }
         assertTrue(r.out().contains("(all)"), r.out());
+        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("precincts.png"));
+        assertEquals("log10", fig.get("x").get("scale").asText());
+        long plotted = 0;
+        for (JsonNode p : fig.get("series").get(0).get("points")) {
+            plotted += p.get(1).asLong();
+        }
+        assertEquals(org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile()).get("precinctCount").asLong(), plotted,
+                "every precinct is in one bin");
         // a file of its own with other column names, a count that is not a number, a missing column
         Path own = Files.writeString(tmp.resolve("own.csv"), "Ward,Race,Name,Total,County\n1,Mayor,A,10,X\n1,Mayor,B,7,X\n2,Mayor,A,4,X\n2,Mayor,B,n/a,X\n");
         String[] args = {"precincts", "--data", own.toString(), "--office", "mayor", "--candidates", "A,B", "--precinct-column", "ward", "--office-column", "race",

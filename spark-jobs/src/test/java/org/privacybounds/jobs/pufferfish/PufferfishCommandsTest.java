@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,19 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals(0.416400, t.get(2).get("w2").asDouble(), 1e-6);
         assertEquals("[\"Asian-Pac-Islander\",\"Other\"]", t.get(2).get("w2Pair").toString());
         assertEquals("matches", t.get(2).get("w2Status").asText());
+    }
+
+    @Test
+    void table1WritesItsPlot(@TempDir Path tmp) {
+        Run r = run("pufferfish-sensitivity", "--table1", "--datasets", root().resolve("datasets").toString(), "--out", tmp.resolve("t1").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("t1").resolve("table1.png"));
+        assertEquals(List.of("Student Scores", "Heart Disease", "Adult"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
+        // Student Scores: W_inf = 8 of Delta = 20; Adult: W_2 = 0.4164 of Delta = 1
+        assertEquals(0.4, org.privacybounds.testing.PlotAssertions.series(fig, "Delta_G / Delta (GWM, W_inf)").get("points").get(0).get(1).asDouble(), 1e-12);
+        assertEquals(0.416400, org.privacybounds.testing.PlotAssertions.series(fig, "Delta_G,2 / Delta (Cauchy, W_2)").get("points").get(2).get(1).asDouble(), 1e-6);
+        assertEquals(0, fig.get("y").get("min").asDouble());
+        assertTrue(fig.get("y").get("max").asDouble() >= 1);
     }
 
     /** The reported false claim: GAWM's PP delta must contain the approximation's own delta (issue 14). */
@@ -135,7 +149,13 @@ class PufferfishCommandsTest extends SparkTestSession {
 
         Run f = run("pabi", "--figure", "5", "--out", tmp.resolve("f5").toString());
         assertEquals(0, f.exitCode(), f.err());
-        assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("figure5.png")));
+        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("f5").resolve("figure5.png"));
+        // legends name rho, not the option text; T = 1..100 labelled every 10 (no run-together labels)
+        assertEquals(List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1", "DP (rho = 0)", "group DP (rho = 1)"), org.privacybounds.testing.PlotAssertions.names(fig));
+        assertEquals(List.of("0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
+        org.privacybounds.testing.PlotAssertions.distinctColours(fig, List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1"));
+        assertEquals("log10", fig.get("y").get("scale").asText());
+        assertEquals(Math.log10(0.01), org.privacybounds.testing.PlotAssertions.series(fig, "DP (rho = 0)").get("points").get(99).get(1).asDouble(), 1e-9); // eps = 1/T
         assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("rows.csv")));
     }
 

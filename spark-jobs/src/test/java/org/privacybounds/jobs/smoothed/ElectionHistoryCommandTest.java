@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.apache.spark.sql.Dataset;
@@ -85,6 +86,20 @@ class ElectionHistoryCommandTest extends SparkTestSession {
         }
         byte[] png = Files.readAllBytes(out.resolve("election-history.png"));
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
+        // Figure 1: years 1920..2020 every 20 years, delta drawn over the (nearly equal) utility band, a decade-labelled log axis
+        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("election-history.png"));
+        assertEquals(List.of("1920", "1940", "1960", "1980", "2000", "2020"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
+        assertEquals(List.of("adversary's adjusted utility", "delta_eps(x), eps = ln(t/(1-t))", "1/n"), org.privacybounds.testing.PlotAssertions.names(fig));
+        assertEquals("band", fig.get("series").get(0).get("style").asText());
+        assertEquals("line", fig.get("series").get(1).get("style").asText());
+        assertEquals("log10", fig.get("y").get("scale").asText());
+        JsonNode deltaPoints = fig.get("series").get(1).get("points");
+        assertEquals(26, deltaPoints.size());
+        assertEquals(2020, deltaPoints.get(25).get(0).asDouble());
+        assertEquals(r.json().get("rows").get(25).get("log10Delta").asDouble(), deltaPoints.get(25).get(1).asDouble(), 1e-12);
+        for (String label : org.privacybounds.testing.PlotAssertions.tickLabels(fig, "y")) {
+            assertTrue(label.matches("1e-\\d+|0\\.0*1|1|10*"), "decade labels: " + label);
+        }
         Dataset<Row> pq = spark.read().parquet(out.resolve("rows.parquet").toString());
         assertEquals(26, pq.count());
         Row y2020 = pq.filter("year = 2020").first();

@@ -103,6 +103,29 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     @Test
+    void aTwelveEpsilonSweepPlotsTwelveColoursAndItsLegendBesideThePlot(@TempDir Path tmp) throws Exception {
+        Run r = run("smoothed-sweep", "--n", "600,1200", "--eta", "0.99", "--epsilon", "0.1,0.5,1:1:10", "--distributions", "0.3,0.7;0.9,0.1",
+                "--out", tmp.resolve("s").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("s/smoothed-sweep.png"));
+        java.util.List<String> eps = new java.util.ArrayList<>();
+        for (String e : new String[] {"0.1", "0.5", "1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0", "10.0"}) {
+            eps.add("eps = " + e);
+        }
+        java.util.List<String> all = new java.util.ArrayList<>(eps);
+        all.add("1/n");
+        all.add("DP delta (any eps)");
+        assertEquals(all, org.privacybounds.testing.PlotAssertions.names(fig));
+        org.privacybounds.testing.PlotAssertions.distinctColours(fig, eps);
+        assertEquals("log10", fig.get("y").get("scale").asText());
+        assertEquals("linear", fig.get("x").get("scale").asText(), "n spans less than two decades");
+        JsonNode rows = run("smoothed-sweep", "--n", "600,1200", "--eta", "0.99", "--epsilon", "0.1", "--distributions", "0.3,0.7;0.9,0.1", "--json")
+                .json().get("rows");
+        assertEquals(rows.get(1).get("log10Delta").asDouble(),
+                org.privacybounds.testing.PlotAssertions.series(fig, "eps = 0.1").get("points").get(1).get(1).asDouble(), 1e-12);
+    }
+
+    @Test
     void sweepResumesWithIdenticalOutput(@TempDir Path tmp) throws Exception {
         String[] args = {"smoothed-sweep", "--n", "600:200:1200", "--eta", "0.99", "--epsilon", "0.5,2", "--distributions", "0.3,0.7;0.9,0.1",
                 "--json", "--out", tmp.resolve("a").toString()};
