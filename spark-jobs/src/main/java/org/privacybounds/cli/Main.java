@@ -75,6 +75,16 @@ public final class Main implements Runnable {
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o);
         cl.setErr(e);
+        // a Path option (an input file) may be a file: URI, or a URI of a Hadoop FileSystem (hdfs://, s3a://, ...) copied into
+        // this run's scratch folder; picocli names the option in the error
+        cl.registerConverter(java.nio.file.Path.class, v -> {
+            try {
+                return org.privacybounds.jobs.common.HadoopLocations.isRemote(v) ? org.privacybounds.jobs.common.HadoopLocations.download("input", v)
+                        : org.privacybounds.jobs.common.HadoopLocations.local("input", v);
+            } catch (org.privacybounds.jobs.common.UserInputException bad) {
+                throw new CommandLine.TypeConversionException(bad.getMessage().replaceFirst("^input = ", ""));
+            }
+        });
         readableHelp(cl);
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {

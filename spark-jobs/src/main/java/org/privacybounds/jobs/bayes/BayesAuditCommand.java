@@ -328,7 +328,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 }
                 out.writeParquet(spark, "rows.parquet", PARQUET_SCHEMA, csv);
                 plots(out, rows, eps);
-                Path p = out.commit();
+                String p = out.commit();
                 err.println("bayes-audit: wrote " + p);
             }
             return 0;

@@ -9,9 +9,14 @@ public final class CommonOptions {
     @Option(names = "--json", description = "Print exactly one JSON object on stdout (logs and progress go to stderr).")
     public boolean json;
 
-    @Option(names = "--out", paramLabel = "DIR",
-            description = "Write results (CSV, JSON, Parquet, PNG) under DIR, atomically: a temporary folder renamed at the end.")
-    public Path out;
+    /** --out as given, or null. */
+    public String outText;
+
+    @Option(names = "--out", paramLabel = "DIR|URI",
+            description = "Write results (CSV, JSON, Parquet, PNG) under DIR, atomically: a temporary folder renamed at the end. A URI (file://, hdfs://, s3a://, gs://, abfs://) is written through Hadoop's FileSystem, _SUCCESS last.")
+    void setOut(String value) {
+        outText = value;
+    }
 
     @Option(names = "--overwrite", description = "Replace an existing --out folder. Without it, rerunning into a finished folder with the same parameters is a no-op and any other existing folder is an error.")
     public boolean overwrite;

@@ -32,7 +32,10 @@ public final class InputFiles {
         if (value == null || value.isBlank()) {
             throw new UserInputException(option, "\"\"", "must name a file");
         }
-        return file(option, Path.of(value));
+        if (HadoopLocations.isRemote(value)) {
+            return HadoopLocations.download(option, value); // hdfs://, s3a://, ...: a local copy in this run's scratch folder
+        }
+        return file(option, HadoopLocations.local(option, value));
     }
 
     /** As {@link #file(String, String)}. */
@@ -225,7 +228,15 @@ public final class InputFiles {
         if (value == null) {
             return null;
         }
-        Path p = Path.of(value);
+        if (HadoopLocations.isRemote(value)) {
+            return HadoopLocations.describe(value);
+        }
+        Path p;
+        try {
+            p = HadoopLocations.local("input", value);
+        } catch (UserInputException | java.nio.file.InvalidPathException e) {
+            return null; // reported by the command's own check of the option
+        }
         try {
             ObjectNode o = Json.object();
             o.put("path", value);

@@ -37,6 +37,7 @@ public final class OutputDir implements AutoCloseable {
     private final RunRecord record;
     private RunLock lock;
     private boolean committed;
+    private HadoopLocations.Remote remote;
 
     /** Output folders open in this process, so that an interrupted run can remove its temporary folders. */
     private static final java.util.Set<OutputDir> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -62,11 +63,14 @@ public final class OutputDir implements AutoCloseable {
      */
     public static OutputDir begin(CommandSpec spec, CommonOptions common) {
         RunRecord record = RunRecord.of(spec);
+        HadoopLocations.Remote remote = common.outText != null && HadoopLocations.isRemote(common.outText)
+                ? new HadoopLocations.Remote("--out", common.outText) : null;
+        Path local = common.outText == null ? null : remote != null ? remote.staging() : HadoopLocations.local("--out", common.outText);
         if (common.dryRun) {
             String outState = "";
-            if (common.out != null) {
+            if (local != null) {
                 try {
-                    open(common.out, common.overwrite, record, false, true);
+                    open(local, remote, common.overwrite, record, false, true);
                 } catch (EarlyExit finished) {
                     outState = "; --out already holds this result, so the run would be a no-op";
                 }
@@ -75,14 +79,14 @@ public final class OutputDir implements AutoCloseable {
             j.put("command", record.command());
             j.put("dryRun", true);
             j.set("parameters", record.parameters());
-            j.put("out", common.out == null ? null : common.out.toString());
+            j.put("out", common.outText);
             throw new EarlyExit(record.command() + ": dry run: the arguments are valid" + outState + "; nothing was computed or written",
                     common.json ? Json.write(j) : Json.pretty(j));
         }
-        if (common.out == null) {
+        if (local == null) {
             return null;
         }
-        return open(common.out, common.overwrite, record, common.json, false);
+        return open(local, remote, common.overwrite, record, common.json, false);
     }
 
     /**
@@ -91,13 +95,31 @@ public final class OutputDir implements AutoCloseable {
      * manifest.json is there) or an empty one: never the current folder, one of its parents, or a user's folder.
      */
     static OutputDir open(Path target, boolean overwrite, RunRecord record, boolean json, boolean checkOnly) {
-        checkTarget(target);
+        return open(target, null, overwrite, record, json, checkOnly);
+    }
+
+    /**
+     * As {@link #open(Path, boolean, RunRecord, boolean, boolean)}; with a {@code remote} target, {@code target} is its local
+     * staging folder: the checks read the remote folder, the run writes the staging folder, and {@link #commit()} publishes it.
+     */
+    static OutputDir open(Path target, HadoopLocations.Remote remote, boolean overwrite, RunRecord record, boolean json, boolean checkOnly) {
+        if (remote == null) {
+            checkTarget(target);
+        }
         OutputDir d = new OutputDir(target, record);
+        d.remote = remote;
         if (!checkOnly) {
             d.lock = RunLock.take(d.target);
         }
         try {
-            d.checkExisting(target, overwrite, json);
+            if (remote != null) {
+                d.checkExisting(Location.of(remote), remote.text(), overwrite, json);
+                if (!checkOnly && Files.exists(d.target)) {
+                    deleteTree(d.target); // a staging folder left by an earlier run on this machine
+                }
+            } else {
+                d.checkExisting(Location.of(d.target), target.toString(), overwrite, json);
+            }
         } catch (RuntimeException e) {
             d.releaseLock();
             throw e;
@@ -133,11 +155,64 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    private void checkExisting(Path given, boolean overwrite, boolean json) {
-        if (!Files.exists(target) || isEmptyFolder(target)) {
+    /** A folder that may hold an earlier result: local, or on a Hadoop FileSystem. */
+    interface Location {
+        boolean exists();
+
+        boolean isEmptyFolder();
+
+        /** The text of one of its files, or null. */
+        String read(String name);
+
+        static Location of(Path dir) {
+            return new Location() {
+                @Override
+                public boolean exists() {
+                    return Files.exists(dir);
+                }
+
+                @Override
+                public boolean isEmptyFolder() {
+                    return OutputDir.isEmptyFolder(dir);
+                }
+
+                @Override
+                public String read(String name) {
+                    Path f = dir.resolve(name);
+                    try {
+                        return Files.isRegularFile(f) ? Files.readString(f, StandardCharsets.UTF_8) : null;
+                    } catch (IOException e) {
+                        return null;
+                    }
+                }
+            };
+        }
+
+        static Location of(HadoopLocations.Remote r) {
+            return new Location() {
+                @Override
+                public boolean exists() {
+                    return r.exists();
+                }
+
+                @Override
+                public boolean isEmptyFolder() {
+                    return r.isEmptyFolder();
+                }
+
+                @Override
+                public String read(String name) {
+                    return r.read(name);
+                }
+            };
+        }
+    }
+
+    private void checkExisting(Location where, String given, boolean overwrite, boolean json) {
+        if (!where.exists() || where.isEmptyFolder()) {
             return;
         }
-        JsonNode ours = ownManifest(target);
+        JsonNode ours = ownManifest(where.read("manifest.json"));
         if (overwrite) {
             if (ours == null) {
                 throw new UserInputException("--out", given, "exists and was not written by privacy-bounds (no manifest.json of ours): --overwrite "
@@ -145,7 +220,7 @@ public final class OutputDir implements AutoCloseable {
             }
             return;
         }
-        JsonNode m = finishedManifest(target);
+        JsonNode m = where.read("_SUCCESS") == null ? null : ours;
         boolean same = m != null && record.command().equals(m.path("command").asText())
                 && Json.write(record.parameters()).equals(Json.write(m.get("parameters")));
         if (same && !contents(record.inputs()).equals(contents(m.path("inputs")))) {
@@ -154,10 +229,10 @@ public final class OutputDir implements AutoCloseable {
         }
         if (same) {
             String stored = null;
-            Path result = target.resolve("result.json");
-            if (json && Files.isRegularFile(result)) {
+            String result = json ? where.read("result.json") : null;
+            if (result != null) {
                 try {
-                    stored = Json.write(Json.MAPPER.readTree(result.toFile()));
+                    stored = Json.write(Json.MAPPER.readTree(result));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -192,14 +267,13 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    /** The manifest.json of a folder this tool wrote (finished or not), or null. */
-    private static JsonNode ownManifest(Path dir) {
-        Path m = dir.resolve("manifest.json");
-        if (!Files.isRegularFile(m)) {
+    /** The manifest.json (its text) of a folder this tool wrote (finished or not), or null. */
+    private static JsonNode ownManifest(String text) {
+        if (text == null) {
             return null;
         }
         try {
-            JsonNode j = Json.MAPPER.readTree(m.toFile());
+            JsonNode j = Json.MAPPER.readTree(text);
             return j != null && j.has("command") && j.has("parameters") && j.has("projectVersion") ? j : null;
         } catch (IOException e) {
             return null;
@@ -254,19 +328,6 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    /** The manifest of a finished folder, or null if it is not one. */
-    private static JsonNode finishedManifest(Path dir) {
-        Path m = dir.resolve("manifest.json");
-        if (!Files.isRegularFile(dir.resolve("_SUCCESS")) || !Files.isRegularFile(m)) {
-            return null;
-        }
-        try {
-            return Json.MAPPER.readTree(m.toFile());
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
     /** Records the time since the previous mark as stage {@code name} in the manifest (nothing if {@code out} is null). */
     public static void mark(OutputDir out, String name) {
         if (out != null) {
@@ -274,8 +335,21 @@ public final class OutputDir implements AutoCloseable {
         }
     }
 
-    /** Writes {@code manifest.json}, then {@code _SUCCESS}, and renames the temporary folder to the target. */
-    public Path commit() {
+    /**
+     * Writes {@code manifest.json}, then {@code _SUCCESS}, and renames the temporary folder to the target; a remote target is
+     * then published from it through Hadoop's FileSystem. Returns where the result is, as the user named it.
+     */
+    public String commit() {
+        Path local = commitLocally();
+        if (remote == null) {
+            return local.toString();
+        }
+        remote.publish(local);
+        deleteTree(local);
+        return remote.text();
+    }
+
+    private Path commitLocally() {
         try {
             Files.writeString(temp.resolve("manifest.json"), Json.pretty(record.manifest(temp)) + "\n", StandardCharsets.UTF_8);
             Files.writeString(temp.resolve("_SUCCESS"), "");

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.HadoopLocations;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.UserInputException;
 
@@ -124,7 +125,7 @@ public final class PrecinctReturns {
         if (data == null || data.isBlank()) {
             throw new UserInputException("--data", "\"\"", "name a CSV file or a folder of CSV files");
         }
-        Path p = Path.of(data);
+        Path p = HadoopLocations.isRemote(data) ? HadoopLocations.download("--data", data, true) : HadoopLocations.local("--data", data);
         if (Files.isDirectory(p)) {
             try (Stream<Path> s = Files.list(p)) {
                 List<Path> csv = s.filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv") && Files.isRegularFile(f)).sorted().toList();

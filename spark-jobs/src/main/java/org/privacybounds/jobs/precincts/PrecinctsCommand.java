@@ -170,7 +170,7 @@ public final class PrecinctsCommand implements Callable<Integer> {
             o.flush();
             if (out != null) {
                 write(out, root, results, summary, eps);
-                Path done = out.commit();
+                String done = out.commit();
                 err.println("precincts: wrote " + done);
             }
             return 0;

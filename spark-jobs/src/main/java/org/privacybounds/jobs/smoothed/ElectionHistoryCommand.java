@@ -247,7 +247,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
                         .add("inverseN", DataTypes.DoubleType, false).add("relativeErrorBound", DataTypes.DoubleType, false);
                 out.writeParquet(spark, "rows.parquet", schema, csv);
                 plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
-                Path done = out.commit();
+                String done = out.commit();
                 spec.commandLine().getErr().println("election-history: wrote " + done);
             }
             return 0;

@@ -7,6 +7,7 @@ import java.util.List;
 
 import java.nio.file.Path;
 
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.sdp.DistributionSet;
@@ -194,7 +195,7 @@ public final class PiOptions {
         if (path.isBlank()) {
             throw new UserInputException(option, "\"\"", "must name a CSV file");
         }
-        SmallCsv csv = SmallCsv.read(option, Path.of(path), true);
+        SmallCsv csv = SmallCsv.read(option, InputFiles.file(option, path), true);
         List<String> cols = csv.header();
         int label = cols.indexOf(labelColumn);
         List<double[]> pts = new ArrayList<>();
