@@ -42,12 +42,59 @@ public final class ChernoffBound {
         return Math.min(b, logDp);
     }
 
-    /** ln of a bound on d(g, g+1) = E_g[(1 - e^eps R)_+]. */
-    private double upperPlus(int g) {
+    /**
+     * ln of one bound on UB(h) for every h in [hLo, hHi]: at least {@link #logUpper(int)} of each, from one evaluation per
+     * block instead of one per h. The thresholds j1(g) and j2(g) are non-decreasing in g (dx/dg = e^-eps (n+1)(L+1)/D^2 > 0
+     * for x1, and x2's numerator grows while its denominator shrinks), and KL(a || q) grows as a moves away from q, so the
+     * pair (smallest threshold, farthest q) bounds the whole block: for d(g, g+1), a = j1(g0)/L against q = g1/n; for
+     * d(g+1, g), a = j2(g1)/L against q = (g0+1)/n.
+     */
+    public double logUpperOver(int hLo, int hHi) {
+        if (lost == 0) {
+            return 0;
+        }
+        int g0 = Math.max(0, hLo - 1);
+        int g1 = Math.min(n - 1, hHi);
+        if (g0 > g1) {
+            return logUpper(hLo);
+        }
+        return Math.min(Math.max(plusOver(g0, g1), minusOver(g0, g1)), logDp);
+    }
+
+    private double plusOver(int g0, int g1) {
+        long j1 = threshold1(g0);
+        if (j1 > Math.min(g1, lost)) {
+            return Double.NEGATIVE_INFINITY; // j1(g) >= j1(g0) > min(g1, L) >= min(g, L) for every g of the block
+        }
+        double a = (double) j1 / lost;
+        double q = (double) g1 / n;
+        return a <= q ? 0 : -lost * kl(a, q);
+    }
+
+    private double minusOver(int g0, int g1) {
+        long j2 = threshold2(g1);
+        double a = (double) j2 / lost;
+        double q = (g0 + 1.0) / n;
+        return a >= q ? 0 : -lost * kl(a, q);
+    }
+
+    /** The outward-rounded j1 of d(g, g+1): R(j) < e^-eps iff j > x1, so the event is j >= j1. */
+    private long threshold1(int g) {
         double num = (g + 1.0) * lost - expMinusEps * (n - g);
         double den = (g + 1.0) + expMinusEps * (n - g);
-        double x1 = num / den; // R(j) < e^-eps iff j > x1
-        long j1 = (long) Math.max(0, Math.floor(x1 - 1e-9 * Math.max(1, Math.abs(x1)))); // outward: j >= j1
+        double x1 = num / den;
+        return (long) Math.max(0, Math.floor(x1 - 1e-9 * Math.max(1, Math.abs(x1))));
+    }
+
+    /** The outward-rounded j2 of d(g+1, g): the event j' < x2, so j' <= j2. */
+    private long threshold2(int g) {
+        double x2 = expMinusEps * (g + 1.0) * (lost + 1.0) / ((n - g) + expMinusEps * (g + 1.0));
+        return (long) Math.ceil(x2 + 1e-9 * Math.max(1, x2));
+    }
+
+    /** ln of a bound on d(g, g+1) = E_g[(1 - e^eps R)_+]. */
+    private double upperPlus(int g) {
+        long j1 = threshold1(g);
         if (j1 > Math.min(g, lost)) {
             return Double.NEGATIVE_INFINITY;
         }
@@ -58,8 +105,7 @@ public final class ChernoffBound {
 
     /** ln of a bound on d(g+1, g) = E_{g+1}[(1 - e^eps / R)_+]. */
     private double upperMinus(int g) {
-        double x2 = expMinusEps * (g + 1.0) * (lost + 1.0) / ((n - g) + expMinusEps * (g + 1.0)); // event j' < x2
-        long j2 = (long) Math.ceil(x2 + 1e-9 * Math.max(1, x2)); // outward: j' <= j2
+        long j2 = threshold2(g);
         long jMin = Math.max(0, lost - (n - g - 1L));
         if (j2 < jMin) {
             return Double.NEGATIVE_INFINITY;

@@ -183,7 +183,10 @@ public final class LargeNSmoothed {
                 return value(e, best.bestLog, best.bestN1, best.relErr(), evaluated, excluded,
                         "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by a proven bound; certified truncation");
             }
-            // first tighten the bound: exact delta(h) where the unresolved assignments put their mass
+            // first tighten the bound: the per-h Chernoff bound, then exact delta(h), where the unresolved assignments put their mass
+            if (refineBlocks(blockMax, ub, massRanges(unresolved)) > 0) {
+                continue;
+            }
             if (refineWithExactDelta(unresolved)) {
                 continue;
             }
@@ -420,12 +423,17 @@ public final class LargeNSmoothed {
      * Chernoff bound to the exact values). Returns false when there was nothing left to compute.
      */
     private boolean refineWithExactDelta(List<int[]> unresolved) {
+        return ensure(massRanges(unresolved)) > 0;
+    }
+
+    /** The values of h where the unresolved assignments put their mass (means +- 8 standard deviations). */
+    private List<int[]> massRanges(List<int[]> unresolved) {
         double sd = Math.sqrt(n * 0.25) + 1;
         List<int[]> ranges = new ArrayList<>();
         for (int[] iv : unresolved) {
             ranges.add(new int[] {(int) Math.max(0, Math.floor(mean(iv[0], n) - 8 * sd)), (int) Math.min(n, Math.ceil(mean(iv[1], n) + 8 * sd))});
         }
-        return ensure(ranges) > 0;
+        return ranges;
     }
 
     private SmoothedValue value(int e, double logDelta, int n1Hi, double relErr, long evaluated, long excluded, String method) {
@@ -598,17 +606,59 @@ public final class LargeNSmoothed {
 
     // ------------------------------------------------------------------ branch and bound
 
+    /**
+     * Upper bounds on ln delta(h) per block of {@link #BLOCK} values of h, one {@link ChernoffBound#logUpperOver} per block
+     * (and its mirror, delta(h) = delta(n - h)), in parallel: O(n / BLOCK) logarithms instead of O(n). Blocks are refined to
+     * the per-h bound only where a branch and bound needs it ({@link #refineBlocks}).
+     */
     private double[] blockMax(ChernoffBound ub) {
         int blocks = n / BLOCK + 1;
         double[] m = new double[blocks];
-        java.util.Arrays.fill(m, Double.NEGATIVE_INFINITY);
-        // delta(h) = delta(n - h): min(UB(h), UB(n - h)) bounds both; computed once per pair
-        for (int h = 0; h <= n / 2; h++) {
-            double v = Math.min(ub.logUpper(h), ub.logUpper(n - h));
-            m[h / BLOCK] = Math.max(m[h / BLOCK], v);
-            m[(n - h) / BLOCK] = Math.max(m[(n - h) / BLOCK], v);
-        }
+        fine = new boolean[blocks];
+        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> {
+            int lo = b * BLOCK;
+            int hi = Math.min(n, lo + BLOCK - 1);
+            m[b] = Math.min(ub.logUpperOver(lo, hi), ub.logUpperOver(n - hi, n - lo));
+        });
         return m;
+    }
+
+    /** Which blocks hold the per-h bound (or exact delta) rather than the block bound. */
+    private boolean[] fine;
+
+    /**
+     * Replaces the block bound by the largest per-h bound min(UB(h), UB(n - h)) in every block that meets the ranges of h and is
+     * not refined yet (in parallel); returns how many blocks changed.
+     */
+    private int refineBlocks(double[] m, ChernoffBound ub, List<int[]> hRanges) {
+        java.util.Set<Integer> todo = new java.util.TreeSet<>();
+        for (int[] r : hRanges) {
+            for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
+                if (!fine[b]) {
+                    todo.add(b);
+                }
+                int mirror = (n - b * BLOCK) / BLOCK; // the blocks of n - h share the values
+                if (mirror >= 0 && mirror < fine.length && !fine[mirror]) {
+                    todo.add(mirror);
+                }
+            }
+        }
+        todo.parallelStream().forEach(b -> {
+            int lo = b * BLOCK;
+            int hi = Math.min(n, lo + BLOCK - 1);
+            double v = Double.NEGATIVE_INFINITY;
+            for (int h = lo; h <= hi; h++) {
+                v = Math.max(v, Math.min(ub.logUpper(h), ub.logUpper(n - h)));
+            }
+            m[b] = Math.min(m[b], v);
+        });
+        for (int b : todo) {
+            fine[b] = true;
+        }
+        if (!todo.isEmpty()) {
+            progress.accept("refined the Chernoff bound per h in " + todo.size() + " blocks of " + BLOCK);
+        }
+        return todo.size();
     }
 
     /** Block maxima after new delta values: exact delta where it is known, the Chernoff bound elsewhere. */
@@ -625,6 +675,7 @@ public final class LargeNSmoothed {
                 v = Math.max(v, !Double.isNaN(c) ? c : ub.logUpper(h));
             }
             m[blk] = v;
+            fine[blk] = true;
         }
     }
 

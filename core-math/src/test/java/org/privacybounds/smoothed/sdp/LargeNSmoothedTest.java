@@ -34,6 +34,28 @@ class LargeNSmoothedTest {
         }
     }
 
+    /** Issue 19: one bound per block of h is at least the per-h bound of every h in the block (so it bounds delta too). */
+    @Test
+    void blockBoundCoversEveryHOfItsBlock() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(19);
+        for (int[] nt : new int[][] {{2000, 1996}, {100_000, 99_800}, {10_000_000, 9_980_000}, {300, 150}, {1_000_000, 999_990}}) {
+            for (double eps : new double[] {0, 0.1, 1, 7}) {
+                ChernoffBound ub = new ChernoffBound(nt[0], nt[1], eps);
+                for (int trial = 0; trial < 60; trial++) {
+                    int len = 1 + r.nextInt(trial % 2 == 0 ? 256 : 4096);
+                    int lo = trial < 4 ? (trial % 2 == 0 ? 0 : Math.max(0, nt[0] - len + 1)) : r.nextInt(Math.max(1, nt[0] - len + 2));
+                    int hi = Math.min(nt[0], lo + len - 1);
+                    double block = ub.logUpperOver(lo, hi);
+                    double worst = Double.NEGATIVE_INFINITY;
+                    for (int h = lo; h <= hi; h++) {
+                        worst = Math.max(worst, ub.logUpper(h));
+                    }
+                    assertTrue(worst <= block + 1e-12, "n=" + nt[0] + " [" + lo + ", " + hi + "] eps=" + eps + ": " + worst + " > " + block);
+                }
+            }
+        }
+    }
+
     @Test
     void agreesWithFullEnumeration() {
         double[] eps = {0, 0.5, 2};

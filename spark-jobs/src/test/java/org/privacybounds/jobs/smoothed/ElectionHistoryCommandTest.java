@@ -69,6 +69,32 @@ class ElectionHistoryCommandTest extends SparkTestSession {
      */
     static final double REF_2020_LOG10 = -31.918000403509617145;
 
+    /** Issue 17: the README's Figure 1 command with every default written out is the same run as the short form. */
+    @Test
+    void defaultsWrittenOutAreTheSameRun(@TempDir Path tmp) {
+        String out = tmp.resolve("figure1").toString();
+        String home = System.getProperty("privacybounds.home");
+        System.setProperty("privacybounds.home", root().toString()); // as the launcher sets it: the default --data is the installation's
+        try {
+            Run shortForm = run("election-history", "--years", "1920:2020", "--out", out);
+            assertEquals(0, shortForm.exitCode(), shortForm.err());
+            Run explicit = run("election-history", "--data", paperData(), "--years", "1920:2020", "--lost-fraction", "0.002", "--threshold", "0.51",
+                    "--year-column", "year", "--out", out);
+            assertEquals(0, explicit.exitCode(), explicit.err());
+            assertTrue(explicit.err().contains("already holds the finished result"), explicit.err());
+            // and a value that differs from the default is another run
+            Run other = run("election-history", "--years", "1920:2020", "--lost-fraction", "0.003", "--out", out);
+            assertEquals(2, other.exitCode(), other.err());
+            assertTrue(other.err().contains("other parameters"), other.err());
+        } finally {
+            if (home == null) {
+                System.clearProperty("privacybounds.home");
+            } else {
+                System.setProperty("privacybounds.home", home);
+            }
+        }
+    }
+
     @Test
     void resultsDoNotDependOnPartitioning() {
         JsonNode one = run(figure1("--partitions", "1")).json().get("rows");
