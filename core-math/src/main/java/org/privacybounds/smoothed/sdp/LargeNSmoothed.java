@@ -164,6 +164,7 @@ public final class LargeNSmoothed {
             return value(e, s.bestLog, s.bestN1, s.relErr(), n + 1L, 0, "exact: every assignment evaluated, no truncation");
         }
         ChernoffBound ub = new ChernoffBound(n, sampleSize, eps[e]);
+        HypergeometricBound tight = new HypergeometricBound(n, sampleSize, eps[e]);
         double[] blockMax = blockMax(ub);
         // start at the more extreme vertex
         boolean hiFirst = Math.max(pHi, 1 - pHi) >= Math.max(pLo, 1 - pLo);
@@ -172,7 +173,7 @@ public final class LargeNSmoothed {
         Scan sHi = kHi >= 0 ? scan(e, true, kHi, blockMax) : null;
         Scan sLo = kLo >= 0 ? scan(e, false, kLo, blockMax) : null;
         while (true) {
-            refreshBlocks(blockMax, ub, e);
+            refreshBlocks(blockMax, tight, e);
             Scan best = better(sHi, sLo);
             int midFrom = (sLo == null ? 0 : kLo + 1);
             int midTo = (sHi == null ? n : n - kHi - 1);
@@ -184,7 +185,7 @@ public final class LargeNSmoothed {
                         "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by a proven bound; certified truncation");
             }
             // first tighten the bound: the per-h Chernoff bound, then exact delta(h), where the unresolved assignments put their mass
-            if (refineBlocks(blockMax, ub, massRanges(unresolved)) > 0) {
+            if (refineBlocks(blockMax, tight, massRanges(unresolved)) > 0) {
                 continue;
             }
             if (refineWithExactDelta(unresolved)) {
@@ -627,10 +628,10 @@ public final class LargeNSmoothed {
     private boolean[] fine;
 
     /**
-     * Replaces the block bound by the largest per-h bound min(UB(h), UB(n - h)) in every block that meets the ranges of h and is
+     * Replaces the block bound by the largest per-h bound min(UB(h), UB(n - h)) ({@link HypergeometricBound}) in every block that meets the ranges of h and is
      * not refined yet (in parallel); returns how many blocks changed.
      */
-    private int refineBlocks(double[] m, ChernoffBound ub, List<int[]> hRanges) {
+    private int refineBlocks(double[] m, HypergeometricBound ub, List<int[]> hRanges) {
         java.util.Set<Integer> todo = new java.util.TreeSet<>();
         for (int[] r : hRanges) {
             for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
@@ -656,13 +657,13 @@ public final class LargeNSmoothed {
             fine[b] = true;
         }
         if (!todo.isEmpty()) {
-            progress.accept("refined the Chernoff bound per h in " + todo.size() + " blocks of " + BLOCK);
+            progress.accept("refined the bound per h (hypergeometric tails) in " + todo.size() + " blocks of " + BLOCK);
         }
         return todo.size();
     }
 
-    /** Block maxima after new delta values: exact delta where it is known, the Chernoff bound elsewhere. */
-    private void refreshBlocks(double[] m, ChernoffBound ub, int e) {
+    /** Block maxima after new delta values: exact delta where it is known, the per-h bound elsewhere. */
+    private void refreshBlocks(double[] m, HypergeometricBound ub, int e) {
         for (int blk = 0; blk < m.length; blk++) {
             int lo = blk * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);

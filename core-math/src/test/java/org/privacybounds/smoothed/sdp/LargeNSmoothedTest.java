@@ -34,6 +34,30 @@ class LargeNSmoothedTest {
         }
     }
 
+    /** Issue 19: the hypergeometric bound is an upper bound of delta, and much closer to it than the Chernoff bound. */
+    @Test
+    void hypergeometricBoundIsATightUpperBoundOfDelta() {
+        double worstGap = 0;
+        for (int[] nt : new int[][] {{2000, 1996}, {5000, 4990}, {300, 150}, {20000, 19960}, {1000, 999}}) {
+            for (double eps : new double[] {0, 0.1, 1, 7}) {
+                HypergeometricBound hb = new HypergeometricBound(nt[0], nt[1], eps);
+                ChernoffBound cb = new ChernoffBound(nt[0], nt[1], eps);
+                SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, nt[1]);
+                for (int h = 0; h <= nt[0]; h += (h < 60 || h > nt[0] - 60 ? 1 : 11)) {
+                    double d = m.profile(new int[] {h, nt[0] - h}, eps).logDelta();
+                    double b = hb.logUpper(h);
+                    assertTrue(d <= b + 1e-12, "n=" + nt[0] + " h=" + h + " eps=" + eps + ": " + d + " > " + b);
+                    assertTrue(b <= cb.logUpper(h), "never looser than Chernoff");
+                    if (d > -600 && d > Double.NEGATIVE_INFINITY) {
+                        worstGap = Math.max(worstGap, b - d);
+                    }
+                }
+            }
+        }
+        // within a factor e^3 of delta wherever delta is representable (Chernoff: about sqrt(L) and more)
+        assertTrue(worstGap < 3, "largest ln(bound / delta): " + worstGap);
+    }
+
     /** Issue 19: one bound per block of h is at least the per-h bound of every h in the block (so it bounds delta too). */
     @Test
     void blockBoundCoversEveryHOfItsBlock() {
