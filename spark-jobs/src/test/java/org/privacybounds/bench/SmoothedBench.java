@@ -34,6 +34,10 @@ public final class SmoothedBench {
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "bench/results");
         Files.createDirectories(out);
+        if (args.length > 1 && args[1].equals("large-n")) {
+            largeN(out); // only the national-size runs (about 3 minutes)
+            return;
+        }
         int[] ns = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() : new int[] {20000, 100000};
         double[] eps = {0.5, 1, 2, 7};
         // Pi: the 2020 jurisdictions' hull (DC and NE-3), 0.2 % lost, T = round(0.998 n)
@@ -83,6 +87,50 @@ public final class SmoothedBench {
             lines.forEach(System.out::println);
         }
         scaling(out);
+        if (!"false".equals(System.getProperty("bench.largeN"))) {
+            largeN(out);
+        }
+    }
+
+    /**
+     * Issue 19: national-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
+     * issue's two distributions) on local[2], and n = 1e7 on local[1]; each time as a ratio to n = 1e6 measured in the same
+     * run (the papers' code cannot reach these n, so the small run is the baseline). Writes smoothed-large-n.csv.
+     */
+    static void largeN(Path out) throws Exception {
+        double[] eps = {0.5, 1, 2, 7};
+        DistributionSet hull = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}), List.of("a", "b"),
+                "bench");
+        List<String> lines = new ArrayList<>();
+        lines.add("n,master,seconds,ratio_to_n1e6_local2,load_average_1min,log10_delta_eps0.5,log10_delta_eps1,log10_delta_eps2,log10_delta_eps7");
+        double base = Double.NaN;
+        for (Object[] run : new Object[][] {{1_000_000, "local[2]"}, {10_000_000, "local[2]"}, {10_000_000, "local[1]"}, {100_000_000, "local[2]"}}) {
+            int n = (Integer) run[0];
+            String master = (String) run[1];
+            int t = (int) Math.round(0.998 * n);
+            SparkSessions.quiet();
+            SparkSession spark = SparkSession.builder().master(master).appName("bench").config("spark.ui.enabled", "false")
+                    .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+            try {
+                int parts = 4 * (master.equals("local[2]") ? 2 : 1);
+                run(spark, 30000, 29940, hull, eps, parts);
+                double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                long t0 = System.nanoTime();
+                List<SmoothedValue> r = run(spark, n, t, hull, eps, parts);
+                double secs = (System.nanoTime() - t0) / 1e9;
+                if (n == 1_000_000) {
+                    base = secs;
+                }
+                lines.add(String.format(Locale.ROOT, "%d,%s,%.2f,%.2f,%.2f,%.12f,%.12f,%.12f,%.12f", n, master, secs, secs / base, load, r.get(0).log10Delta(),
+                        r.get(1).log10Delta(), r.get(2).log10Delta(), r.get(3).log10Delta()));
+                System.out.println(lines.get(lines.size() - 1));
+            } finally {
+                spark.stop();
+                SparkSession.clearActiveSession();
+                SparkSession.clearDefaultSession();
+            }
+            Files.write(out.resolve("smoothed-large-n.csv"), lines);
+        }
     }
 
     /** local[1] vs local[2] on a run where stage 1 dominates. */

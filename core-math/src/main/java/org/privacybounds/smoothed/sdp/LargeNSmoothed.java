@@ -698,7 +698,9 @@ public final class LargeNSmoothed {
                 stack.push(new int[] {iv[0], mid});
             }
         }
-        progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left", eps[e], excluded, unresolved.size()));
+        progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left%s", eps[e], excluded, unresolved.size(),
+                unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToInt(iv -> iv[0]).min().getAsInt() + ", "
+                        + unresolved.stream().mapToInt(iv -> iv[1]).max().getAsInt() + "])"));
         return excluded;
     }
 
