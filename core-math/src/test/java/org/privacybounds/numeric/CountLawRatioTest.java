@@ -1,0 +1,60 @@
+package org.privacybounds.numeric;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+
+import org.junit.jupiter.api.Test;
+
+/** The closed-form pmf ratios that {@link LogConcaveSum} walks with between exact anchors. */
+class CountLawRatioTest {
+
+    @Test
+    void ratiosAgreeWithTheLogPmf() {
+        CountLaw[] laws = {CountLaw.hypergeometric(100_000_000, 94_400_000, 99_800_000), CountLaw.hypergeometric(4000, 1700, 2600),
+            CountLaw.binomial(1_000_000, 3, 7), CountLaw.binomial(2_000_000_000, 0.055333)};
+        for (CountLaw law : laws) {
+            for (int d = -3000; d <= 3000; d += 7) {
+                int k = law.mode() + d;
+                if (k < law.lower() || k >= law.upper()) {
+                    continue;
+                }
+                double byPmf = law.logProbability(k + 1) - law.logProbability(k);
+                // the log-pmf values carry a few ulps of their own size (about -460 here): that is the tolerance
+                double tol = 1e-14 * (Math.abs(law.logProbability(k)) + Math.abs(law.logProbability(k + 1))) + 1e-14;
+                assertEquals(byPmf, law.logRatioUp(k), tol, law + " at k = " + k);
+            }
+        }
+    }
+
+    @Test
+    void sumWithRatioStepsMatchesExactRationals() {
+        // sum over k >= 400 of Hypergeometric(4000, 1500, 1200) (mode 450): many steps across several anchors, against BigInteger
+        int pop = 4000;
+        int marked = 1500;
+        int draws = 1200;
+        CountLaw law = CountLaw.hypergeometric(pop, marked, draws);
+        LogConcaveSum.Result r = LogConcaveSum.sum(law, 400, draws, k -> 0.0, 1e-17);
+        BigInteger num = BigInteger.ZERO;
+        for (int k = 400; k <= draws; k++) {
+            num = num.add(binomial(marked, k).multiply(binomial(pop - marked, draws - k)));
+        }
+        BigDecimal exact = new BigDecimal(num).divide(new BigDecimal(binomial(pop, draws)), MathContext.DECIMAL128);
+        double expected = Math.log(exact.doubleValue());
+        assertTrue(r.terms() > 2 * LogConcaveSum.ANCHOR, "terms " + r.terms());
+        assertEquals(expected, r.logSum(), 1e-13);
+        // and the whole law sums to 1
+        assertEquals(0.0, LogConcaveSum.sum(law, law.lower(), law.upper(), k -> 0.0, 1e-17).logSum(), 1e-13);
+    }
+
+    private static BigInteger binomial(int n, int k) {
+        BigInteger r = BigInteger.ONE;
+        for (int i = 0; i < k; i++) {
+            r = r.multiply(BigInteger.valueOf(n - i)).divide(BigInteger.valueOf(i + 1));
+        }
+        return r;
+    }
+}
