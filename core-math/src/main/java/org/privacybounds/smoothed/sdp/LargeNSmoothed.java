@@ -227,7 +227,7 @@ public final class LargeNSmoothed {
                 first.add(run[1]);
             }
         }
-        evaluateBatch(first, e, best, known);
+        evaluateBatch(first, e, best, known, blockMax);
         long points = first.size();
         List<int[]> frontier = new ArrayList<>(runs);
         while (!frontier.isEmpty()) {
@@ -251,7 +251,7 @@ public final class LargeNSmoothed {
             if (mids.isEmpty()) {
                 break;
             }
-            evaluateBatch(mids, e, best, known);
+            evaluateBatch(mids, e, best, known, blockMax);
             points += mids.size();
             List<int[]> next = new ArrayList<>();
             for (int i = 0; i < split.size(); i++) {
@@ -272,17 +272,19 @@ public final class LargeNSmoothed {
      * below 1e-14 of the best value so far), delta is computed for each window, and each
      * expectation travels with its own slice of delta. Updates best = {ln f, n1, relative error}.
      */
-    private void evaluateBatch(List<Integer> n1s, int e, double[] best, Map<Integer, double[]> known) {
+    private void evaluateBatch(List<Integer> n1s, int e, double[] best, Map<Integer, double[]> known, double[] blockMax) {
         double logDp = Math.log((double) sampleSize / n);
         double target = best[0] + Math.log(WINDOW_TOLERANCE);
         List<Expectation> batch = new ArrayList<>();
         List<long[]> windows = new ArrayList<>();
         List<int[]> ranges = new ArrayList<>();
         for (int n1 : n1s) {
-            long[] w = Expectation.window(n, pHi, pLo, n1, logDp, target);
+            long[] w = Expectation.window(n, pHi, pLo, n1, logDp, target, (a, b) -> rangeMax(blockMax, a, b));
             windows.add(w);
             ranges.add(new int[] {(int) (w[0] + w[2]), (int) (w[1] + w[3])});
         }
+        progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToInt(r -> r[0]).min().orElse(0),
+                ranges.stream().mapToInt(r -> r[1]).max().orElse(0)));
         ensure(ranges); // one stage-1 request for the whole batch
         for (int i = 0; i < n1s.size(); i++) {
             int n1 = n1s.get(i);
@@ -592,6 +594,18 @@ public final class LargeNSmoothed {
             }
         }
         return acc;
+    }
+
+    /**
+     * The largest block maximum over h in [a, b] (within [0, n]): an upper bound on ln delta there (plus 1e-9 for the
+     * relative error of the exact values some blocks hold).
+     */
+    private static double rangeMax(double[] blockMax, long a, long b) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (long blk = a / BLOCK; blk <= b / BLOCK && blk < blockMax.length; blk++) {
+            m = Math.max(m, blockMax[(int) blk]);
+        }
+        return m + 1e-9;
     }
 
     /** An upper bound on max_{s in [0, K]} UB(h + s) from the block maxima. */
