@@ -12,6 +12,7 @@ import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.bayes.BayesAuditCommand;
 import org.privacybounds.jobs.ensemble.DarrmAggregateCommand;
 import org.privacybounds.jobs.rdp.DpSgdAccountantCommand;
+import org.privacybounds.jobs.teachers.PrivateTeachersCommand;
 import org.privacybounds.jobs.ensemble.DarrmOptimizeCommand;
 import org.privacybounds.jobs.ensemble.DarrmVerifyCommand;
 import org.privacybounds.jobs.precincts.PrecinctsCommand;
@@ -36,7 +37,7 @@ import picocli.CommandLine.ParseResult;
  */
 @Command(name = "privacy-bounds", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Exact, certified privacy bounds where worst-case differential privacy says too little.",
-        subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, PrecinctsCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, DpSgdAccountantCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, PrecinctsCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, PrivateTeachersCommand.class, DpSgdAccountantCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'privacy-bounds COMMAND --help' for the options and an example of each command."})
 public final class Main implements Runnable {
     @CommandLine.Spec

