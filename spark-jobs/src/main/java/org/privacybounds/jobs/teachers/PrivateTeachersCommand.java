@@ -156,6 +156,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
         DpSgdAccountant.Result acct = DpSgd.privacy(priv, teacherDelta);
         double eps = acct.epsilon();
         PrintWriter err = spec.commandLine().getErr();
+        long start = System.nanoTime();
         OutputDir out = OutputDir.begin(spec, common);
         try {
             SparkSession spark = SparkSessions.get(common, "private-teachers");
@@ -163,6 +164,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "private-teachers: training %d DP-SGD teachers (sigma = %.4g, %d steps each, eps = %.4g per teacher) and %d SGD teachers on %d-%d images each%n",
                     k, sigma, priv.steps(), eps, k, split.shards()[k - 1].size(), split.shards()[0].size());
             int[][] privVotes = TeacherTraining.votes(spark, split, priv, common.seed, partitions);
+            double privateSeconds = (System.nanoTime() - t0) / 1e9;
             int[][] plainVotes = TeacherTraining.votes(spark, split, plain, common.seed, partitions);
             double trainSeconds = (System.nanoTime() - t0) / 1e9;
             // per query (m eps, m Delta): DaRRM's LP with delta = m Delta (the paper's), GNMax calibrated to the same
@@ -218,6 +220,8 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             t.set("privateAccuracy", Json.MAPPER.valueToTree(privAcc));
             t.set("nonPrivateAccuracy", Json.MAPPER.valueToTree(plainAcc));
             t.put("trainingSeconds", trainSeconds);
+            t.put("dpSgdTrainingSeconds", privateSeconds);
+            t.put("sgdTrainingSeconds", trainSeconds - privateSeconds);
             ObjectNode pq = root.putObject("perQuery");
             pq.put("epsilon", perEps);
             pq.put("delta", perDelta);
@@ -246,7 +250,8 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                 Composition.Guarantee g = KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime);
                 rows.add(Arrays.asList(a.method(), a.queries(), a.mean(), a.std(), perEps, perDelta, g.epsilon(), g.delta()));
             }
-            root.put("units", "accuracy: fraction of released labels equal to the true label; eps in nats");
+            root.put("seconds", (System.nanoTime() - start) / 1e9);
+            root.put("units", "accuracy: fraction of released labels equal to the true label; eps in nats; times in seconds");
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
                 o.println(Json.write(root));
