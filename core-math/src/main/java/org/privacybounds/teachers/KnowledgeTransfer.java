@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import org.privacybounds.ensemble.Composition;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.validation.BadInputException;
 
@@ -103,8 +104,8 @@ public final class KnowledgeTransfer {
     }
 
     /** Per-query (m eps, m Delta) composed over Q queries by general composition (Theorem 2.3) with delta'. */
-    public static Composition.Guarantee total(int queries, double perQueryEpsilon, double perQueryDelta, double deltaPrime) {
-        return Composition.general(queries, perQueryEpsilon, perQueryDelta, deltaPrime);
+    public static Guarantee total(int queries, double perQueryEpsilon, double perQueryDelta, double deltaPrime) {
+        return Composition.general(Guarantee.of(perQueryEpsilon, perQueryDelta, "one query: (m eps, m Delta)", 0), queries, deltaPrime);
     }
 
     /** Accuracy of each teacher's votes against the labels of the pool. */

@@ -1,5 +1,8 @@
 package org.privacybounds.ensemble;
 
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -165,31 +168,31 @@ class DarrmTest {
             for (int d = 0; d < 2; d++) {
                 double e = ms[i] * (d == 0 ? 0.0892 : 0.0852);
                 for (int j = 0; j < 3; j++) {
-                    Composition.Guarantee g = Composition.general(qs[j], e, ms[i] * 1e-4, 1e-4);
+                    Guarantee g = general(qs[j], e, ms[i] * 1e-4, 1e-4);
                     assertEquals(eps[2 * i + d][j], Math.round(g.epsilon() * 1000) / 1000.0, 1e-12, "m=" + ms[i] + " Q=" + qs[j]);
                     assertEquals(del[i][j], Math.round(g.delta() * 1000) / 1000.0, 1e-12);
                 }
             }
         }
-        assertEquals(45.683002, Composition.general(100, 7 * 0.0892, 7e-4, 1e-4).epsilon(), 1e-6);
-        assertEquals(0.067722, Composition.general(100, 7 * 0.0892, 7e-4, 1e-4).delta(), 1e-6);
+        assertEquals(45.683002, general(100, 7 * 0.0892, 7e-4, 1e-4).epsilon(), 1e-6);
+        assertEquals(0.067722, general(100, 7 * 0.0892, 7e-4, 1e-4).delta(), 1e-6);
         // Table 3: K = 35, eps = 0.1, Delta = 1e-5, delta' = 0.1
         int[] mm = {10, 13, 15, 20};
         double[] m = {6.452149, 7.574231, 8.270836, 9.882296};
         double[] dl = {0.100090, 0.100117, 0.100135, 0.100180};
         double[] pc = {0.590301, 0.659705, 0.701422, 0.793540};
-        Composition.Guarantee all = Composition.general(35, 0.1, 1e-5, 0.1);
+        Guarantee all = general(35, 0.1, 1e-5, 0.1);
         assertEquals(14.032780, all.epsilon() / 0.1, 1e-6);
         assertEquals(0.100315, all.delta(), 1e-6);
         for (int i = 0; i < 4; i++) {
-            Composition.Guarantee g = Composition.general(mm[i], 0.1, 1e-5, 0.1);
+            Guarantee g = general(mm[i], 0.1, 1e-5, 0.1);
             assertEquals(m[i], g.epsilon() / 0.1, 1e-6);
             assertEquals(dl[i], g.delta(), 1e-6);
-            assertEquals("ln(e + sqrt(k eps^2)/delta')", g.branch());
+            assertEquals("ln(e + sqrt(k eps^2)/delta')", Composition.generalBranch(mm[i], 0.1, 0.1));
             assertEquals(pc[i], NoiseFunctions.pConst(g.epsilon() / 0.1, 0.1, g.delta(), all.epsilon() / 0.1, all.delta()), 1e-6);
         }
-        assertEquals(3, Composition.simple(3, 1, 0.1).epsilon());
-        assertEquals(0.3, Composition.simple(3, 1, 0.1).delta(), 1e-15);
+        assertEquals(3, simple(3, 1, 0.1).epsilon());
+        assertEquals(0.3, simple(3, 1, 0.1).delta(), 1e-15);
     }
 
     @Test
@@ -347,7 +350,7 @@ class DarrmTest {
             for (double eps : new double[] {0.01, 0.1, 0.5, 2}) {
                 for (double d : new double[] {0, 1e-6, 1e-3}) {
                     for (double dp : new double[] {1e-5, 0.1}) {
-                        for (Composition.Guarantee g : new Composition.Guarantee[] {Composition.simple(k, eps, d), Composition.general(k, eps, d, dp)}) {
+                        for (Guarantee g : new Guarantee[] {simple(k, eps, d), general(k, eps, d, dp)}) {
                             double h = canonicalHockeyStick(k, eps, d, g.epsilon());
                             assertTrue(h <= g.delta() * (1 + 1e-12) + 1e-15, k + " " + eps + " " + d + " " + g + ": exact " + h);
                             if (g.delta() > 0) {
@@ -377,5 +380,15 @@ class DarrmTest {
             }
         }
         return h + s;
+    }
+
+    /** Basic composition of k (eps, delta) mechanisms through the one composition module. */
+    private static Guarantee simple(long k, double eps, double delta) {
+        return Composition.basic(Guarantee.of(eps, delta, "test", 0), k);
+    }
+
+    /** General composition (Theorem 2.3) through the one composition module. */
+    private static Guarantee general(long k, double eps, double delta, double deltaPrime) {
+        return Composition.general(Guarantee.of(eps, delta, "test", 0), k, deltaPrime);
     }
 }

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 
 import org.apache.commons.numbers.gamma.Erfc;
 import org.junit.jupiter.api.Test;
-import org.privacybounds.ensemble.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.rdp.Gnmax;
 
@@ -80,9 +80,9 @@ class KnowledgeTransferTest {
         assertArrayEquals(acc.get(2).perDraw(), KnowledgeTransfer.accuracy(v, List.of(KnowledgeTransfer.Method.darrm("coin", new double[k + 1])),
                 new int[] {20}, 200, 3).get(0).perDraw(), 0);
         // DaRRM paper Table 2 (m = 3, MNIST): per query (0.2676, 0.0003); Q = 20, 50, 100 -> (5.352, 0.006), (9.901, 0.015), (15.044, 0.030)
-        Composition.Guarantee g20 = KnowledgeTransfer.total(20, 0.2676, 0.0003, 1e-4);
-        Composition.Guarantee g50 = KnowledgeTransfer.total(50, 0.2676, 0.0003, 1e-4);
-        Composition.Guarantee g100 = KnowledgeTransfer.total(100, 0.2676, 0.0003, 1e-4);
+        Guarantee g20 = KnowledgeTransfer.total(20, 0.2676, 0.0003, 1e-4);
+        Guarantee g50 = KnowledgeTransfer.total(50, 0.2676, 0.0003, 1e-4);
+        Guarantee g100 = KnowledgeTransfer.total(100, 0.2676, 0.0003, 1e-4);
         assertEquals(5.352, g20.epsilon(), 5e-4);
         assertEquals(0.006, g20.delta(), 5e-4);
         assertEquals(9.901, g50.epsilon(), 5e-4);

@@ -86,13 +86,21 @@ class Algorithm1Test {
 
     @Test
     void composition() {
-        double[] r = Composition.repeat(0.5, Math.log(1e-10), 10);
-        assertEquals(5.0, r[0], 1e-15);
-        assertEquals(1e-9, Math.exp(r[1]), 1e-22);
-        assertEquals(0.0, Composition.repeat(1, Math.log(0.3), 5)[1], 0); // capped at 1
-        double[] c = Composition.combine(new double[] {0.1, 0.2}, new double[] {Math.log(1e-5), Math.log(2e-5)});
-        assertEquals(0.3, c[0], 1e-15);
-        assertEquals(3e-5, Math.exp(c[1]), 1e-18);
+        // smoothed DP composes basically (Proposition 5), through the one composition module
+        org.privacybounds.guarantee.Guarantee r = org.privacybounds.guarantee.Composition.basic(
+                new org.privacybounds.guarantee.Guarantee(0.5, Math.log(1e-10), "smoothed", 0), 10);
+        assertEquals(5.0, r.epsilon(), 1e-15);
+        assertEquals(1e-9, r.delta(), 1e-22);
+        assertEquals(0.0, org.privacybounds.guarantee.Composition.basic(
+                new org.privacybounds.guarantee.Guarantee(1, Math.log(0.3), "smoothed", 0), 5).logDelta(), 0); // capped at 1
+        org.privacybounds.guarantee.Guarantee c = org.privacybounds.guarantee.Composition.basic(java.util.List.of(
+                new org.privacybounds.guarantee.Guarantee(0.1, Math.log(1e-5), "a", 1e-12), new org.privacybounds.guarantee.Guarantee(0.2, Math.log(2e-5), "b", 0)));
+        assertEquals(0.3, c.epsilon(), 1e-15);
+        assertEquals(3e-5, c.delta(), 1e-18);
+        assertEquals(1e-12, c.relativeError(), 0);
+        // delta underflowing a double stays exact in log space
+        assertEquals(Math.log(10) - 1000, org.privacybounds.guarantee.Composition.basic(
+                new org.privacybounds.guarantee.Guarantee(0.1, -1000, "tiny", 0), 10).logDelta(), 1e-12);
     }
 
     @Test

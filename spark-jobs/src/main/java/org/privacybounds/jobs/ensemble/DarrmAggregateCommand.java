@@ -16,7 +16,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.privacybounds.ensemble.Composition;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.jobs.common.CommonOptions;
@@ -136,8 +137,9 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             long agree = rows.stream().filter(r -> r[3] == r[4]).count();
             double perEps = setting.m * setting.epsilon;
             double perDelta = setting.delta();
-            Composition.Guarantee simple = Composition.simple(q, perEps, perDelta);
-            Composition.Guarantee general = Composition.general(q, perEps, perDelta, deltaPrime);
+            Guarantee perQuery = Guarantee.of(perEps, perDelta, "DaRRM, (m eps, delta) per query", 0);
+            Guarantee simple = Composition.basic(perQuery, q);
+            Guarantee general = Composition.general(perQuery, q, deltaPrime);
             ObjectNode root = Json.object();
             root.put("command", "darrm-aggregate");
             ObjectNode p = root.putObject("parameters");
@@ -155,7 +157,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             per.put("delta", perDelta);
             ObjectNode tot = root.putObject("total");
             tot.putObject("simple").put("epsilon", simple.epsilon()).put("delta", simple.delta());
-            tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", general.branch());
+            tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", Composition.generalBranch(q, perEps, deltaPrime));
             root.put("units", "labels are 1 (the positive class) or 0; epsilon in nats");
             List<List<Object>> table = new ArrayList<>();
             for (long[] r : rows) {

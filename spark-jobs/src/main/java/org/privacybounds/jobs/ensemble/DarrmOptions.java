@@ -1,5 +1,8 @@
 package org.privacybounds.jobs.ensemble;
 
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -55,17 +58,18 @@ public final class DarrmOptions {
         if (!(epsilon > 0) || Double.isInfinite(epsilon) || !(mechanismDelta >= 0 && mechanismDelta < 1)) {
             return;
         }
-        org.privacybounds.ensemble.Composition.Guarantee g = org.privacybounds.ensemble.Composition.general(subsample, epsilon, mechanismDelta, deltaPrime);
+        Guarantee g = Composition.general(Guarantee.of(epsilon, mechanismDelta, "each model", 0), subsample, deltaPrime);
         m = g.epsilon() / epsilon;
         delta = g.delta();
     }
 
     /** (tau, lambda) of the true majority of all K: simple composition, or general with --subsample. */
     double[] majorityGuarantee() {
+        Guarantee each = Guarantee.of(epsilon, mechanismDelta, "each model", 0);
         if (subsample == null) {
-            return new double[] {k, Math.min(1, k * mechanismDelta)};
+            return new double[] {k, Composition.basic(each, k).delta()};
         }
-        org.privacybounds.ensemble.Composition.Guarantee g = org.privacybounds.ensemble.Composition.general(k, epsilon, mechanismDelta, deltaPrime);
+        Guarantee g = Composition.general(each, k, deltaPrime);
         return new double[] {g.epsilon() / epsilon, g.delta()};
     }
 

@@ -1,5 +1,8 @@
 package org.privacybounds.jobs.quantized;
 
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -362,8 +365,10 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             s.put("dpDelta", range);
             s.put("inverseN", 1.0 / n);
             s.put("steps", steps);
-            s.put("composedEpsilon", steps * eps[e]);
-            s.put("composedDelta", Math.min(1, steps * bestHigh));
+            // the smoothed bound composes over the steps like DP (Proposition 5): basic composition of the upper confidence end
+            Guarantee composed = Composition.basic(Guarantee.of(eps[e], Math.min(1, bestHigh), "one step, upper end of the confidence interval", 0), steps);
+            s.put("composedEpsilon", composed.epsilon());
+            s.put("composedDelta", composed.delta());
             s.set("assignments", per);
         }
         return forN;

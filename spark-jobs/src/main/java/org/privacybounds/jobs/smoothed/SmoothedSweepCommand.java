@@ -22,7 +22,8 @@ import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.Composition;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
@@ -237,9 +238,9 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         r.put("excluded", v.excluded());
         Json.put(r, "dpDelta", Math.exp(logDp));
         r.put("inverseN", 1.0 / n);
-        double[] c = Composition.repeat(v.epsilon(), v.logDelta(), compose);
-        r.put("composedEpsilon", c[0]);
-        Json.putLogPair(r, "composedDelta", "log10ComposedDelta", c[1]);
+        Guarantee c = Composition.basic(new Guarantee(v.epsilon(), v.logDelta(), v.method(), v.relativeErrorBound()), compose);
+        r.put("composedEpsilon", c.epsilon());
+        Json.putLogPair(r, "composedDelta", "log10ComposedDelta", c.logDelta());
     }
 
     static List<Object> csvRow(int n, int t, SmoothedValue v, double logDp, int compose) {

@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.privacybounds.ensemble.Composition;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
@@ -232,12 +233,12 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             ArrayNode totals = root.putArray("total");
             List<List<Object>> rows = new ArrayList<>();
             for (int q : qs) {
-                Composition.Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
+                Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
                 ObjectNode o = totals.addObject();
                 o.put("queries", q);
                 o.put("epsilon", g.epsilon());
                 o.put("delta", g.delta());
-                o.put("branch", g.branch());
+                o.put("branch", Composition.generalBranch(q, perEps, deltaPrime));
             }
             ArrayNode results = root.putArray("accuracy");
             for (KnowledgeTransfer.Accuracy a : acc) {
@@ -247,7 +248,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                 o.put("mean", a.mean());
                 o.put("std", a.std());
                 o.set("perDraw", Json.MAPPER.valueToTree(a.perDraw()));
-                Composition.Guarantee g = KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime);
+                Guarantee g = KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime);
                 rows.add(Arrays.asList(a.method(), a.queries(), a.mean(), a.std(), perEps, perDelta, g.epsilon(), g.delta()));
             }
             root.put("seconds", (System.nanoTime() - start) / 1e9);
@@ -271,7 +272,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                             sb.append(String.format(Locale.ROOT, " %-22s", String.format(Locale.ROOT, "%.3f (%.3f)", a.mean(), a.std())));
                         }
                     }
-                    Composition.Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
+                    Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
                     sb.append(String.format(Locale.ROOT, " (%.3f, %.3f)", g.epsilon(), g.delta()));
                     o.println(sb);
                 }
