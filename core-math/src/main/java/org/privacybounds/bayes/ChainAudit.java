@@ -56,17 +56,25 @@ public final class ChainAudit {
         }
     }
 
+    /** A neighbouring pair of databases, in the direction of the divergence: from k (ones) to kNeighbor = k +- 1. */
+    public record Pair(int k, int kNeighbor) implements Serializable {
+    }
+
+    /** Where the largest privacy loss is realised: P_k(output) > P_kNeighbor(output). */
+    public record Witness(int k, int kNeighbor, int output) implements Serializable {
+    }
+
     /** The audit of a range of databases [from, to): pairs (k, k+1) with k in the range, rows in the range. */
     public static final class Part implements Serializable {
         private static final long serialVersionUID = 1L;
         public final int from;
         public int to;
-        /** Per config: max |L| and its witness {k, kNeighbor, r} with P_k(r) > P_kNeighbor(r). */
+        /** Per config: max |L| and its witness (k, kNeighbor, r) with P_k(r) > P_kNeighbor(r). */
         public final double[] maxLogRatio;
-        public final int[][] witness;
+        public final Witness[] witness;
         /** Per config and eps': ln of the largest pair delta, and the pair {k, kNeighbor} (direction k to kNeighbor). */
         public final double[][] worstLogDelta;
-        public final int[][][] worstPair;
+        public final Pair[][] worstPair;
         /** Per config and eps': ln max(d(P_k, P_k+1), d(P_k+1, P_k)) for every pair k of the range, in order. */
         public double[][][] pairLogDelta;
         /** Per config and eps': ln of the bound on the absolute error of each pair's delta, in order. */
@@ -81,9 +89,9 @@ public final class ChainAudit {
             this.from = from;
             this.to = to;
             maxLogRatio = new double[configs];
-            witness = new int[configs][];
+            witness = new Witness[configs];
             worstLogDelta = new double[configs][];
-            worstPair = new int[configs][][];
+            worstPair = new Pair[configs][];
             pairLogDelta = new double[configs][][];
             pairLogError = new double[configs][][];
             worstLogError = new double[configs][];
@@ -92,7 +100,7 @@ public final class ChainAudit {
                 Arrays.fill(worstLogDelta[c], Double.NEGATIVE_INFINITY);
                 worstLogError[c] = new double[lossCount[c]];
                 Arrays.fill(worstLogError[c], Double.NEGATIVE_INFINITY);
-                worstPair[c] = new int[lossCount[c]][];
+                worstPair[c] = new Pair[lossCount[c]];
                 pairLogDelta[c] = new double[lossCount[c]][];
                 pairLogError[c] = new double[lossCount[c]][];
             }
@@ -292,7 +300,7 @@ public final class ChainAudit {
             double l = a[r] - b[r];
             if (Math.abs(l) > part.maxLogRatio[c]) {
                 part.maxLogRatio[c] = Math.abs(l);
-                part.witness[c] = l >= 0 ? new int[] {k, k + 1, r} : new int[] {k + 1, k, r};
+                part.witness[c] = l >= 0 ? new Witness(k, k + 1, r) : new Witness(k + 1, k, r);
             }
         }
         double[] loss = cfg.lossEpsilons();
@@ -325,7 +333,7 @@ public final class ChainAudit {
             part.worstLogError[c][e] = Math.max(part.worstLogError[c][e], err);
             if (d > part.worstLogDelta[c][e] || part.worstPair[c][e] == null) {
                 part.worstLogDelta[c][e] = d;
-                part.worstPair[c][e] = f >= bw ? new int[] {k, k + 1} : new int[] {k + 1, k};
+                part.worstPair[c][e] = f >= bw ? new Pair(k, k + 1) : new Pair(k + 1, k);
             }
         }
     }

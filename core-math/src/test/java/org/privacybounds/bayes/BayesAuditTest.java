@@ -268,7 +268,7 @@ class BayesAuditTest {
         double[] local = {0.1, 1, 1};
         Part p = ChainAudit.run(util, List.of(new Config("local", 1, local, new double[] {1})), 0, 3);
         assertEquals(4.0635, p.maxLogRatio[0], 1e-4);
-        assertArrayEquals(new int[] {1, 0, 1}, p.witness[0]); // P_1(r1) = 0.389 against P_0(r1) = 0.0067
+        assertEquals(new ChainAudit.Witness(1, 0, 1), p.witness[0]); // P_1(r1) = 0.389 against P_0(r1) = 0.0067
         assertTrue(p.worstLogDelta[0][0] > Math.log(0.3), "delta at eps = 1 is large: " + Math.exp(p.worstLogDelta[0][0]));
         Part g = ChainAudit.run(util, List.of(new Config("global", 1, new double[] {1, 1, 1}, new double[] {1})), 0, 3);
         assertTrue(g.maxLogRatio[0] <= 1);
@@ -282,7 +282,7 @@ class BayesAuditTest {
         Part merged = ChainAudit.run(f, cs, 0, 100).merge(ChainAudit.run(f, cs, 100, 101)).merge(ChainAudit.run(f, cs, 101, 302));
         for (int c = 0; c < cs.size(); c++) {
             assertEquals(whole.maxLogRatio[c], merged.maxLogRatio[c]);
-            assertArrayEquals(whole.witness[c], merged.witness[c]);
+            assertEquals(whole.witness[c], merged.witness[c]);
             assertArrayEquals(whole.pairLogDelta[c][1], merged.pairLogDelta[c][1]);
             assertEquals(whole.meanExpectedLoss(c), merged.meanExpectedLoss(c));
             assertArrayEquals(whole.maxExpectedLoss(c), merged.maxExpectedLoss(c));

@@ -24,6 +24,23 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
         double logTail) implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The windows of X and Y an expectation sums over, and ln of the bound on what they leave out.
+     *
+     * @param logTail ln of the bound on the left-out part ({@code -Infinity} when the windows are the whole supports)
+     */
+    public record Window(int xl, int xr, int yl, int yr, double logTail) {
+        /** The first h = x + y the windows produce. */
+        public int hFrom() {
+            return xl + yl;
+        }
+
+        /** The last h. */
+        public int hTo() {
+            return xr + yr;
+        }
+    }
+
     /** An upper bound on ln delta(h) over every h in [a, b] (a <= b; the range may reach past [0, n]). */
     @FunctionalInterface
     public interface DeltaBound {
@@ -34,7 +51,7 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
      * The windows for f(n1), bounding what they leave out by Chernoff tails of X and Y times the DP delta
      * ({@code logDp}); see {@link #window(int, double, double, int, double, double, DeltaBound)}.
      */
-    public static long[] window(int n, double pHi, double pLo, int n1, double logDp, double logTarget) {
+    public static Window window(int n, double pHi, double pLo, int n1, double logDp, double logTarget) {
         return window(n, pHi, pLo, n1, logDp, logTarget, (a, b) -> logDp);
     }
 
@@ -51,9 +68,9 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
      * the probability matters (about 9 standard deviations at n = 1e8) instead of where the probability alone is below
      * the target (about 45).
      *
-     * @return {xl, xr, yl, yr} and, as a fifth value, the bits of ln(tail bound)
+     * @return the windows and the bound on what they leave out
      */
-    public static long[] window(int n, double pHi, double pLo, int n1, double logDp, double logTarget, DeltaBound bound) {
+    public static Window window(int n, double pHi, double pLo, int n1, double logDp, double logTarget, DeltaBound bound) {
         CountLaw x = CountLaw.binomial(n1, pHi);
         CountLaw y = CountLaw.binomial(n - n1, pLo);
         double sdx = Math.sqrt(n1 * pHi * (1 - pHi)) + 1;
@@ -69,7 +86,7 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
             int yr = (int) Math.min(y.upper(), Math.ceil(y.mode() + z[3] * sdy));
             boolean full = xl == x.lower() && xr == x.upper() && yl == y.lower() && yr == y.upper();
             if (full) {
-                return new long[] {xl, xr, yl, yr, Double.doubleToLongBits(Double.NEGATIVE_INFINITY)};
+                return new Window(xl, xr, yl, yr, Double.NEGATIVE_INFINITY);
             }
             double stop = logTarget - 10;
             List<double[]> xLo = chunks(n1, pHi, xl, xr, sdx, logDp, stop, -1);
@@ -88,7 +105,7 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
                 tail = LogMath.logAdd(tail, v);
             }
             if (tail <= logTarget) {
-                return new long[] {xl, xr, yl, yr, Double.doubleToLongBits(tail)};
+                return new Window(xl, xr, yl, yr, tail);
             }
             for (int i = 0; i < 4; i++) {
                 if (side[i] > quarter || both > quarter) {

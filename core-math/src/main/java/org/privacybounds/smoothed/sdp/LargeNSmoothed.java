@@ -205,7 +205,7 @@ public final class LargeNSmoothed {
      */
     private SmoothedValue lipschitz(int e, List<int[]> unresolved, Scan sHi, Scan sLo, int kHi, int kLo, double[] blockMax) {
         Scan sb = better(sHi, sLo);
-        double[] best = {sb.bestLog, sb.bestN1, sb.relErr()};
+        Best best = new Best(sb.bestLog, sb.bestN1, sb.relErr());
         double[] slope = slopeBlocks(blockMax, e);
         // merge the unresolved leaves into runs
         unresolved.sort((x, y) -> Integer.compare(x[0], y[0]));
@@ -237,11 +237,11 @@ public final class LargeNSmoothed {
                 if (iv[1] - iv[0] <= 1) {
                     continue;
                 }
-                double fa = Math.exp(known.get(iv[0])[1] - best[0]);
-                double fb = Math.exp(known.get(iv[1])[1] - best[0]);
-                double sl = Math.exp(slopeBound(iv[0], iv[1], slope, best[0]) - best[0]);
+                double fa = Math.exp(known.get(iv[0])[1] - best.logF);
+                double fb = Math.exp(known.get(iv[1])[1] - best.logF);
+                double sl = Math.exp(slopeBound(iv[0], iv[1], slope, best.logF) - best.logF);
                 double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
-                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax, best[0]) - best[0]);
+                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax, best.logF) - best.logF);
                 if (Math.min(lip, byDelta) <= 1 - 1e-9) {
                     continue;
                 }
@@ -263,7 +263,7 @@ public final class LargeNSmoothed {
         evaluated += points;
         long excluded = n + 1L - evaluated;
         progress.accept(String.format("slope bound, eps = %s: %d more assignments evaluated exactly, %d excluded in all", eps[e], points, excluded));
-        return value(e, best[0], (int) best[1], best[2], evaluated, excluded,
+        return value(e, best.logF, best.n1, best.relErr, evaluated, excluded,
                 "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by proven bounds (delta and slope); certified truncation");
     }
 
@@ -272,40 +272,51 @@ public final class LargeNSmoothed {
      * below 1e-14 of the best value so far), delta is computed for each window, and each
      * expectation travels with its own slice of delta. Updates best = {ln f, n1, relative error}.
      */
-    private void evaluateBatch(List<Integer> n1s, int e, double[] best, Map<Integer, double[]> known, double[] blockMax) {
+    private void evaluateBatch(List<Integer> n1s, int e, Best best, Map<Integer, double[]> known, double[] blockMax) {
         double logDp = Math.log((double) sampleSize / n);
-        double target = best[0] + Math.log(WINDOW_TOLERANCE);
+        double target = best.logF + Math.log(WINDOW_TOLERANCE);
         List<Expectation> batch = new ArrayList<>();
-        List<long[]> windows = new ArrayList<>();
+        List<Expectation.Window> windows = new ArrayList<>();
         List<int[]> ranges = new ArrayList<>();
         for (int n1 : n1s) {
-            long[] w = Expectation.window(n, pHi, pLo, n1, logDp, target, (a, b) -> rangeMax(blockMax, a, b));
+            Expectation.Window w = Expectation.window(n, pHi, pLo, n1, logDp, target, (a, b) -> rangeMax(blockMax, a, b));
             windows.add(w);
-            ranges.add(new int[] {(int) (w[0] + w[2]), (int) (w[1] + w[3])});
+            ranges.add(new int[] {w.hFrom(), w.hTo()});
         }
         progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToInt(r -> r[0]).min().orElse(0),
                 ranges.stream().mapToInt(r -> r[1]).max().orElse(0)));
         ensure(ranges); // one stage-1 request for the whole batch
         for (int i = 0; i < n1s.size(); i++) {
             int n1 = n1s.get(i);
-            long[] w = windows.get(i);
-            int h0 = (int) (w[0] + w[2]);
-            int h1 = (int) (w[1] + w[3]);
-            double[] slice = new double[h1 - h0 + 1];
+            Expectation.Window w = windows.get(i);
+            double[] slice = new double[w.hTo() - w.hFrom() + 1];
             for (int j = 0; j < slice.length; j++) {
-                slice[j] = delta(h0 + j, e);
+                slice[j] = delta(w.hFrom() + j, e);
             }
-            batch.add(new Expectation(n, pHi, pLo, n1, (int) w[0], (int) w[1], (int) w[2], (int) w[3], h0, slice, Double.longBitsToDouble(w[4])));
+            batch.add(new Expectation(n, pHi, pLo, n1, w.xl(), w.xr(), w.yl(), w.yr(), w.hFrom(), slice, w.logTail()));
         }
         double[][] r = stageTwo.evaluate(batch);
         for (int i = 0; i < r.length; i++) {
             int n1 = n1s.get(i);
             known.put(n1, new double[] {r[i][0], LogMath.logAdd(r[i][0], r[i][1])});
-            if (r[i][0] > best[0]) {
-                best[0] = r[i][0];
-                best[1] = n1;
-                best[2] = r[i][1] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(r[i][1] - r[i][0]);
+            if (r[i][0] > best.logF) {
+                best.logF = r[i][0];
+                best.n1 = n1;
+                best.relErr = r[i][1] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(r[i][1] - r[i][0]);
             }
+        }
+    }
+
+    /** The best assignment evaluated so far: ln f, its n1 (records on the p_hi vertex) and the relative error of f. */
+    private static final class Best {
+        double logF;
+        int n1;
+        double relErr;
+
+        Best(double logF, int n1, double relErr) {
+            this.logF = logF;
+            this.n1 = n1;
+            this.relErr = relErr;
         }
     }
 

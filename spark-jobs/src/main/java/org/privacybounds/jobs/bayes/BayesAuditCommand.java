@@ -165,8 +165,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
         }
         coreSeconds += 1e-8 * Math.pow(Math.max(statementsUpTo, searchUpTo), 3);
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, 64.0 * ns.stream().mapToLong(Long::longValue).max().orElse(1) * 3 * eps.length);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "bayes-audit");
             OutputDir.mark(out, "sparkStart");
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -213,9 +212,9 @@ public final class BayesAuditCommand implements Callable<Integer> {
                     r.put("maxLogRatio", p.maxLogRatio[c]);
                     r.put("realisedOverNominal", p.maxLogRatio[c] / cfg.epsilon());
                     ObjectNode w = r.putObject("witness");
-                    w.put("k", p.witness[c][0]);
-                    w.put("kNeighbor", p.witness[c][1]);
-                    w.put("outputJ", p.witness[c][2]);
+                    w.put("k", p.witness[c].k());
+                    w.put("kNeighbor", p.witness[c].kNeighbor());
+                    w.put("outputJ", p.witness[c].output());
                     Json.putLogPair(r, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][0]);
                     Json.put(r, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, 0));
                     boolean pure = p.maxLogRatio[c] <= cfg.epsilon() * (1 + DP_TOLERANCE);
@@ -238,18 +237,18 @@ public final class BayesAuditCommand implements Callable<Integer> {
                         Json.putLogPair(f, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][e]);
                         Json.put(f, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, e));
                         ArrayNode wp = f.putArray("worstPair");
-                        wp.add(p.worstPair[c][e][0]).add(p.worstPair[c][e][1]);
+                        wp.add(p.worstPair[c][e].k()).add(p.worstPair[c][e].kNeighbor());
                         Json.putLogPair(f, "smoothedDelta", "log10SmoothedDelta", sm[c * losses + e].logDelta());
                         Json.put(f, "smoothedDeltaRelativeErrorBound", sm[c * losses + e].relativeErrorBound());
                         f.put("smoothedArgmaxRecordsAtPHigh", sm[c * losses + e].argmaxHigh());
                         fracCsv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), fractions[e - 1], cfg.lossEpsilons()[e],
-                                Math.exp(p.worstLogDelta[c][e]), log10(p.worstLogDelta[c][e]), (long) p.worstPair[c][e][0], (long) p.worstPair[c][e][1],
+                                Math.exp(p.worstLogDelta[c][e]), log10(p.worstLogDelta[c][e]), (long) p.worstPair[c][e].k(), (long) p.worstPair[c][e].kNeighbor(),
                                 Math.exp(sm[c * losses + e].logDelta()), log10(sm[c * losses + e].logDelta()), (long) sm[c * losses + e].argmaxHigh(),
                                 p.worstRelativeError(c, e), sm[c * losses + e].relativeErrorBound()));
                     }
                     rows.add(r);
                     csv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), p.maxLogRatio[c], p.maxLogRatio[c] / cfg.epsilon(),
-                            (long) p.witness[c][0], (long) p.witness[c][1], (long) p.witness[c][2], Math.exp(p.worstLogDelta[c][0]),
+                            (long) p.witness[c].k(), (long) p.witness[c].kNeighbor(), (long) p.witness[c].output(), Math.exp(p.worstLogDelta[c][0]),
                             log10(p.worstLogDelta[c][0]), pure, Math.exp(sm[c * losses].logDelta()), log10(sm[c * losses].logDelta()),
                             p.meanExpectedLoss(c), worstLoss[0], (long) worstLoss[1], p.meanProbabilityBest(c), p.worstRelativeError(c, 0),
                             sm[c * losses].relativeErrorBound()));
@@ -332,10 +331,6 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 err.println("bayes-audit: wrote " + p);
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

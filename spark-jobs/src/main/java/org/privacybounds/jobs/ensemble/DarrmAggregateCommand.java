@@ -87,8 +87,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
             throw new UserInputException("--queries-delta-prime", deltaPrime, "must be in (0, 1]");
         }
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             PrintWriter err = spec.commandLine().getErr();
@@ -182,10 +181,6 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 }

@@ -114,8 +114,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, true, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
         List<double[]> laws = actualLaws();
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             PrintWriter err = spec.commandLine().getErr();
             double em = Math.exp(setting.m * setting.epsilon);
             JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
@@ -247,10 +246,6 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

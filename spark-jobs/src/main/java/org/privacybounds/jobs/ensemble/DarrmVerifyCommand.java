@@ -61,8 +61,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
         double em = Math.exp(setting.m * setting.epsilon);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
                     ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-verify").sparkContext()) : null;
             SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
@@ -113,10 +112,6 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 }

@@ -112,8 +112,7 @@ public final class PrecinctsCommand implements Callable<Integer> {
         double pair = eps.length * Math.pow(categories.names().size(), 2);
         double perPrecinct = pair * (setting.draw() == PrecinctPrivacy.Draw.LOST_FRACTION ? 3e-6 : 2.2e-4);
         WorkLimit.check(spec, common, "--data (" + rows + " rows) and --epsilon", 2 + rows * (1e-5 + perPrecinct / 5), 64e6);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             PrintWriter err = spec.commandLine().getErr();
             SparkSession spark = SparkSessions.get(common, "precincts");
             OutputDir.mark(out, "sparkStart");
@@ -174,10 +173,6 @@ public final class PrecinctsCommand implements Callable<Integer> {
                 err.println("precincts: wrote " + done);
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -192,8 +192,7 @@ public final class PabiCommand implements Callable<Integer> {
             corr.rho((int) maxT, secretIndex);
             parsed.add(corr);
         }
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "pabi");
             List<Point> points = new ArrayList<>();
             for (int k = 0; k < corrTexts.size(); k++) {
@@ -295,10 +294,6 @@ public final class PabiCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -149,8 +149,7 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
                 throw new UserInputException(c[0], c[1], "must be a column of " + data.getFileName() + " (" + String.join(", ", shape.header()) + ")");
             }
         }
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
             ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
             OutputDir.mark(out, "read");
@@ -167,10 +166,6 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -39,8 +39,7 @@ final class Table1 {
     }
 
     static int run(PufferfishSensitivityCommand c) {
-        OutputDir out = OutputDir.begin(c.spec, c.common);
-        try {
+        try (OutputDir out = OutputDir.begin(c.spec, c.common)) {
             SparkSession spark = SparkSessions.get(c.common, "pufferfish-table1");
             ObjectNode root = Json.object();
             root.put("command", "pufferfish-sensitivity");
@@ -110,10 +109,6 @@ final class Table1 {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -91,8 +91,7 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
         // sampled record, measured at b = 12 with 2,000 distinct codes); the mean release is cheap beside it
         double coreSeconds = 1 + 1e-6 * records.length + (histogram ? 4e-6 * distinct * Math.pow(2, mechanism.bits) * tEstimate : 0);
         WorkLimit.check(spec, common, "--bits, --histogram and the codes", coreSeconds, 64.0 * Math.pow(2, mechanism.bits) * Math.max(1, distinct) + 8.0 * records.length);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             int n = records.length;
             int t = mechanism.sampleSize(n);
             int[] h = grid.histogram(codes != null ? "--codes" : "--codes-file", records);
@@ -169,10 +168,6 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

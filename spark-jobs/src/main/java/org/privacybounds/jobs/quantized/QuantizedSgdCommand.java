@@ -154,8 +154,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             memory = Math.max(memory, (double) a * trials * (8.0 * (3 * eps.length + 1) + 48));
         }
         WorkLimit.check(spec, common, "--n, --trials and --assignments", coreSeconds, memory);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "quantized-sgd");
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             int parts = partitions > 0 ? partitions : 4 * jsc.defaultParallelism();
@@ -257,10 +256,6 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                 OutputDir.deleteTree(work);
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -101,8 +101,7 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 throw new UserInputException("--orders", v, "every order must be in (1, 100000]");
             }
         }
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             DpSgdAccountant.Result r = DpSgdAccountant.account(q, sigma, steps, delta, a);
             ObjectNode root = Json.object();
             root.put("command", "dp-sgd-accountant");
@@ -162,10 +161,6 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -151,8 +151,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         long[] yearRange = parseYears();
         String sparkData = checkLocalFile();
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "election-history");
             long sparkReady = System.nanoTime();
             OutputDir.mark(out, "sparkStart");
@@ -251,10 +250,6 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
                 spec.commandLine().getErr().println("election-history: wrote " + done);
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

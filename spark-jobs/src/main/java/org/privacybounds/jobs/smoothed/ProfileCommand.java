@@ -77,8 +77,7 @@ public final class ProfileCommand implements Callable<Integer> {
         // every move of one record between two categories, over every category: about 1.5e-9 m^3 core-seconds
         // (39 s at m = 3,000, 274 s at m = 6,000 on 2 cores)
         WorkLimit.check(spec, common, "--counts (" + h.length + " categories)", 1 + 1.5e-9 * Math.pow(h.length, 3), 1000.0 * h.length);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SamplingHistogramMechanism shm = SamplingHistogramMechanism.of(mechanism.sampling(), t);
             shm.checkHistogram(h);
             ObjectNode root = Json.object();
@@ -163,10 +162,6 @@ public final class ProfileCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

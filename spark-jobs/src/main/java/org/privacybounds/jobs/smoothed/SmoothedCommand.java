@@ -114,8 +114,7 @@ public final class SmoothedCommand implements Callable<Integer> {
         PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
         double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "smoothed");
             OutputDir.mark(out, "sparkStart");
             if (given == null) {
@@ -200,10 +199,6 @@ public final class SmoothedCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 }

@@ -117,8 +117,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             memory = Math.max(memory, cost[1]);
         }
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
             OutputDir.mark(out, "sparkStartAndInput");
             int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
@@ -210,10 +209,6 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 OutputDir.deleteTree(work);
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 

@@ -72,8 +72,7 @@ public final class UtilityCommand implements Callable<Integer> {
         List<Double> ts = Ranges.doubles("--threshold", threshold);
         UtilityForm f = parseForm(form);
         int t = mechanism.sampleSize(n);
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
             ObjectNode root = Json.object();
             root.put("command", "utility");
@@ -125,10 +124,6 @@ public final class UtilityCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 }

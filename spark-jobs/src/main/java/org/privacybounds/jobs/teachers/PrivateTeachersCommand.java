@@ -158,8 +158,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
         double eps = acct.epsilon();
         PrintWriter err = spec.commandLine().getErr();
         long start = System.nanoTime();
-        OutputDir out = OutputDir.begin(spec, common);
-        try {
+        try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "private-teachers");
             long t0 = System.nanoTime();
             err.printf(Locale.ROOT, "private-teachers: training %d DP-SGD teachers (sigma = %.4g, %d steps each, eps = %.4g per teacher) and %d SGD teachers on %d-%d images each%n",
@@ -308,10 +307,6 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
-        } finally {
-            if (out != null) {
-                out.close();
-            }
         }
     }
 
