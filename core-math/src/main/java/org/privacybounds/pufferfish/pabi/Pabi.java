@@ -48,6 +48,34 @@ public final class Pabi {
     }
 
     /**
+     * The first horizon T (1-based) at which {@link Strategy#AVERAGE} is not valid for these shifts (some prefix average
+     * S(t)/t, t < T, is below S(T)/T), or 0 when it is valid at every horizon.
+     */
+    public static int firstInvalidAverageHorizon(double[] s) {
+        double prefix = 0;
+        double minAverage = Double.POSITIVE_INFINITY;
+        for (int t = 0; t < s.length; t++) {
+            prefix += s[t];
+            double avg = prefix / (t + 1);
+            // tolerance: rounding of the sums
+            if (avg > minAverage * (1 + 1e-12)) {
+                return t + 1;
+            }
+            minAverage = Math.min(minAverage, avg);
+        }
+        return 0;
+    }
+
+    /**
+     * The strategy to use for these shifts when {@code wanted} is asked for: {@code wanted} itself, except AVERAGE where it
+     * is not valid at every horizon, which becomes MINORANT (always valid, and equal to AVERAGE wherever AVERAGE is valid
+     * with a concave S). The rule the commands use for reference curves (rho = 0 and rho = 1).
+     */
+    public static Strategy validStrategy(double[] s, Strategy wanted) {
+        return wanted == Strategy.AVERAGE && firstInvalidAverageHorizon(s) > 0 ? Strategy.MINORANT : wanted;
+    }
+
+    /**
      * {@code eps[T-1]} = the bound on {@code D_alpha(W_T || W'_T)} for T = 1..s.length, with the same noise
      * at every step. For AVERAGE a horizon whose prefix condition fails is an error naming T.
      */
@@ -68,18 +96,15 @@ public final class Pabi {
                 }
             }
             case AVERAGE -> {
+                int bad = firstInvalidAverageHorizon(s);
+                if (bad > 0) {
+                    throw new BadInputException("strategy", "average", "needs every prefix average S(t)/t >= S(T)/T; it fails at T = " + bad
+                            + " (the data shifts grow); use --strategy minorant or per-step");
+                }
                 double prefix = 0;
-                double minAverage = Double.POSITIVE_INFINITY;
                 for (int t = 0; t < s.length; t++) {
                     prefix += s[t];
-                    double avg = prefix / (t + 1);
-                    // the budgets a = avg must not exceed any earlier prefix average (tolerance: rounding of the sums)
-                    if (avg > minAverage * (1 + 1e-12)) {
-                        throw new BadInputException("strategy", "average", "needs every prefix average S(t)/t >= S(T)/T; it fails at T = " + (t + 1)
-                                + " (the data shifts grow); use --strategy minorant or per-step");
-                    }
-                    minAverage = Math.min(minAverage, avg);
-                    eps[t] = (t + 1) * noise.renyi(alpha, avg);
+                    eps[t] = (t + 1) * noise.renyi(alpha, prefix / (t + 1));
                 }
             }
             case MINORANT -> minorant(s, noise, alpha, eps);

@@ -24,6 +24,18 @@ class PabiTest {
     }
 
     @Test
+    void averageValidityIsAnExplicitRule() {
+        // non-increasing shifts: AVERAGE holds at every horizon; a growing shift breaks it at the first T where S(T)/T rises
+        assertEquals(0, Pabi.firstInvalidAverageHorizon(new double[] {3, 2, 2, 1}));
+        assertEquals(3, Pabi.firstInvalidAverageHorizon(new double[] {1, 1, 4, 0}));
+        assertEquals(Pabi.Strategy.AVERAGE, Pabi.validStrategy(new double[] {3, 2, 2, 1}, Pabi.Strategy.AVERAGE));
+        assertEquals(Pabi.Strategy.MINORANT, Pabi.validStrategy(new double[] {1, 1, 4, 0}, Pabi.Strategy.AVERAGE));
+        assertEquals(Pabi.Strategy.PER_STEP, Pabi.validStrategy(new double[] {1, 1, 4, 0}, Pabi.Strategy.PER_STEP));
+        // the rule agrees with what curve accepts
+        assertThrows(BadInputException.class, () -> Pabi.curve(new double[] {1, 1, 4, 0}, new Noise.Gaussian(1), 2, Pabi.Strategy.AVERAGE));
+    }
+
+    @Test
     void figuresFiveAndSixRecomputedValues() {
         double[] rhos = {0, 0.1, 0.2, 0.8, 1};
         double[] t10 = {0.1, 0.361, 0.784, 6.724, 10};

@@ -29,7 +29,6 @@ import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
 import org.privacybounds.pufferfish.pabi.Pabi;
-import org.privacybounds.validation.BadInputException;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -300,17 +299,19 @@ public final class PabiCommand implements Callable<Integer> {
     /** [0] eps at each wanted T; [1] with rho = 0 (DP); [2] with rho = 1 (group DP); [3][0] = 1 if the references fell back to minorant. */
     static double[][] evaluate(Point p, int maxSteps, int secretIndex, long[] wanted) {
         double[] curve = p.setting().curve(p.correlation().rho(maxSteps, secretIndex), p.strategy());
-        double[] dp;
-        double[] group;
-        boolean fallback = false;
-        try {
-            dp = p.setting().curve(new NoisyGradientDescent.Constant(0).rho(maxSteps, secretIndex), p.strategy());
-            group = p.setting().curve(new NoisyGradientDescent.Constant(1).rho(maxSteps, secretIndex), p.strategy());
-        } catch (BadInputException e) {
-            dp = p.setting().curve(new NoisyGradientDescent.Constant(0).rho(maxSteps, secretIndex), Pabi.Strategy.MINORANT);
-            group = p.setting().curve(new NoisyGradientDescent.Constant(1).rho(maxSteps, secretIndex), Pabi.Strategy.MINORANT);
-            fallback = true;
+        // the references (rho = 0: DP, rho = 1: group DP) use the requested strategy where it is valid for their shifts, else
+        // the minorant (an explicit rule: Pabi.validStrategy)
+        double[] rhoDp = new NoisyGradientDescent.Constant(0).rho(maxSteps, secretIndex);
+        double[] rhoGroup = new NoisyGradientDescent.Constant(1).rho(maxSteps, secretIndex);
+        Pabi.Strategy dpStrategy = Pabi.validStrategy(p.setting().shifts(rhoDp), p.strategy());
+        Pabi.Strategy groupStrategy = Pabi.validStrategy(p.setting().shifts(rhoGroup), p.strategy());
+        boolean fallback = dpStrategy != p.strategy() || groupStrategy != p.strategy();
+        if (fallback) {
+            dpStrategy = Pabi.Strategy.MINORANT; // both references with the same strategy, as before
+            groupStrategy = Pabi.Strategy.MINORANT;
         }
+        double[] dp = p.setting().curve(rhoDp, dpStrategy);
+        double[] group = p.setting().curve(rhoGroup, groupStrategy);
         double[][] r = new double[4][wanted.length];
         for (int j = 0; j < wanted.length; j++) {
             int t = (int) wanted[j] - 1;
