@@ -15,9 +15,10 @@ final class DeltaCache {
         this.chunks = new double[n / 2 / CHUNK + 1][];
     }
 
-    boolean has(int key) {
+    /** Whether ln delta(h) is known for eps index e. */
+    boolean has(int key, int e) {
         double[] c = chunks[key / CHUNK];
-        return c != null && !Double.isNaN(c[(key % CHUNK) * width]);
+        return c != null && !Double.isNaN(c[(key % CHUNK) * width + e]);
     }
 
     /** ln delta for eps index e; NaN if not computed. */
@@ -26,6 +27,7 @@ final class DeltaCache {
         return c == null ? Double.NaN : c[(key % CHUNK) * width + e];
     }
 
+    /** Stores the values that are not NaN (an eps that was not requested keeps what the cache had). */
     void put(int key, double[] values) {
         double[] c = chunks[key / CHUNK];
         if (c == null) {
@@ -33,6 +35,11 @@ final class DeltaCache {
             java.util.Arrays.fill(c, Double.NaN);
             chunks[key / CHUNK] = c;
         }
-        System.arraycopy(values, 0, c, (key % CHUNK) * width, width);
+        int base = (key % CHUNK) * width;
+        for (int e = 0; e < width; e++) {
+            if (!Double.isNaN(values[e])) {
+                c[base + e] = values[e];
+            }
+        }
     }
 }

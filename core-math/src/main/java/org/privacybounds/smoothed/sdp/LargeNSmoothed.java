@@ -45,9 +45,12 @@ public final class LargeNSmoothed {
     static final double WINDOW_TOLERANCE = 1e-14;
     private static final int BLOCK = 256;
 
-    /** Computes ln delta(h) for every requested h and every eps of the run: result[i][e]. */
+    /**
+     * Computes ln delta(h) for every requested h and every requested eps of the run: result[i][e] (NaN for an eps that was
+     * not requested).
+     */
     public interface DeltaSource {
-        double[][] logDelta(int[] hs);
+        double[][] logDelta(int[] hs, boolean[] eps);
     }
 
     /** Evaluates a batch of exact expectations (stage 2); Spark spreads it over executors. */
@@ -113,11 +116,13 @@ public final class LargeNSmoothed {
 
     /** The default source: delta(h) computed here, sequentially. */
     public static DeltaSource local(SamplingHistogramMechanism mechanism, int n, double[] eps) {
-        return hs -> {
+        return (hs, which) -> {
+            double[] wanted = java.util.stream.IntStream.range(0, eps.length).filter(k -> which[k]).mapToDouble(k -> eps[k]).toArray();
             double[][] out = new double[hs.length][eps.length];
             for (int i = 0; i < hs.length; i++) {
-                for (int e = 0; e < eps.length; e++) {
-                    out[i][e] = mechanism.profile(new int[] {hs[i], n - hs[i]}, eps[e]).logDelta();
+                org.privacybounds.smoothed.ProfileValue[] v = mechanism.profiles(new int[] {hs[i], n - hs[i]}, wanted);
+                for (int e = 0, w = 0; e < eps.length; e++) {
+                    out[i][e] = which[e] ? v[w++].logDelta() : Double.NaN;
                 }
             }
             return out;
@@ -188,7 +193,7 @@ public final class LargeNSmoothed {
             if (refineBlocks(blockMax, tight, massRanges(unresolved)) > 0) {
                 continue;
             }
-            if (refineWithExactDelta(unresolved)) {
+            if (refineWithExactDelta(unresolved, e)) {
                 continue;
             }
             return lipschitz(e, unresolved, sHi, sLo, kHi, kLo, blockMax);
@@ -285,7 +290,7 @@ public final class LargeNSmoothed {
         }
         progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToInt(r -> r[0]).min().orElse(0),
                 ranges.stream().mapToInt(r -> r[1]).max().orElse(0)));
-        ensure(ranges); // one stage-1 request for the whole batch
+        ensure(ranges, e); // one stage-1 request for the whole batch, this eps only
         for (int i = 0; i < n1s.size(); i++) {
             int n1 = n1s.get(i);
             Expectation.Window w = windows.get(i);
@@ -436,8 +441,8 @@ public final class LargeNSmoothed {
      * are not known yet (the next {@link #refreshBlocks} then lowers the block maxima there from the
      * Chernoff bound to the exact values). Returns false when there was nothing left to compute.
      */
-    private boolean refineWithExactDelta(List<int[]> unresolved) {
-        return ensure(massRanges(unresolved)) > 0;
+    private boolean refineWithExactDelta(List<int[]> unresolved, int e) {
+        return ensure(massRanges(unresolved), e) > 0;
     }
 
     /** The values of h where the unresolved assignments put their mass (means +- 8 standard deviations). */
@@ -502,7 +507,8 @@ public final class LargeNSmoothed {
                 hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + z * sd));
             }
             progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, eps[e]));
-            ensure(hl, hr + kSwing);
+            // the first window is the same for every eps: computed once for all of them; a widening serves this eps alone
+            ensure(List.of(new int[] {hl, hr + kSwing}), z == 10 ? -1 : e);
             // C(s) = sum_h base(h) delta(h + s), in scaled doubles
             int w = hr - hl + 1;
             double[] lb = new double[w];
@@ -692,7 +698,7 @@ public final class LargeNSmoothed {
         for (int blk = 0; blk < m.length; blk++) {
             int lo = blk * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
-            if (!cache.has(Math.min(lo, n - lo)) && !cache.has(Math.min(hi, n - hi))) {
+            if (!cache.has(Math.min(lo, n - lo), e) && !cache.has(Math.min(hi, n - hi), e)) {
                 continue;
             }
             double v = Double.NEGATIVE_INFINITY;
@@ -754,18 +760,24 @@ public final class LargeNSmoothed {
         return cache.get(Math.min(h, n - h), e);
     }
 
-    private int ensure(int from, int to) {
-        return ensure(List.of(new int[] {from, to}));
-    }
-
-    /** Computes (in one request to the source) delta(h) for every h of the ranges not known yet. */
-    private int ensure(List<int[]> ranges) {
+    /**
+     * Computes (in one request to the source) delta(h) for every h of the ranges not known yet, for eps index {@code only}
+     * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
+     */
+    private int ensure(List<int[]> ranges, int only) {
+        boolean[] which = new boolean[eps.length];
+        for (int e = 0; e < eps.length; e++) {
+            which[e] = only < 0 || e == only;
+        }
         java.util.Set<Integer> uniq = new java.util.LinkedHashSet<>();
         for (int[] r : ranges) {
             for (int h = Math.max(0, r[0]); h <= Math.min(n, r[1]); h++) {
                 int key = Math.min(h, n - h);
-                if (!cache.has(key)) {
-                    uniq.add(key);
+                for (int e = 0; e < eps.length; e++) {
+                    if (which[e] && !cache.has(key, e)) {
+                        uniq.add(key);
+                        break;
+                    }
                 }
             }
         }
@@ -773,8 +785,8 @@ public final class LargeNSmoothed {
             return 0;
         }
         int[] hs = uniq.stream().mapToInt(Integer::intValue).toArray();
-        progress.accept("computing delta(h) for " + hs.length + " values of h");
-        double[][] v = source.logDelta(hs);
+        progress.accept("computing delta(h) for " + hs.length + " values of h" + (only < 0 ? "" : " at eps = " + eps[only]));
+        double[][] v = source.logDelta(hs, which);
         for (int i = 0; i < hs.length; i++) {
             cache.put(hs[i], v[i]);
         }

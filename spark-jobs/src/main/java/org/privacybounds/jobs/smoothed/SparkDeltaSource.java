@@ -40,9 +40,10 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
     }
 
     @Override
-    public double[][] logDelta(int[] hs) {
+    public double[][] logDelta(int[] hs, boolean[] which) {
+        final boolean[] w = which.clone();
         if (hs.length < LOCAL_BELOW) {
-            return compute(hs, sampling, sampleSize, n, eps);
+            return compute(hs, sampling, sampleSize, n, eps, w);
         }
         long t0 = System.nanoTime();
         int parts = Math.max(1, Math.min(partitions * 4, hs.length / 64));
@@ -57,7 +58,7 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
         final double[] e = eps;
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         List<Tuple2<int[], double[][]>> out = jsc.parallelize(chunks, chunks.size())
-                .map(chunk -> new Tuple2<>(chunk, compute(chunk, s, t, nn, e)))
+                .map(chunk -> new Tuple2<>(chunk, compute(chunk, s, t, nn, e, w)))
                 .collect();
         double[][] result = new double[hs.length][];
         int pos = 0;
@@ -67,18 +68,24 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
             }
         }
         double secs = (System.nanoTime() - t0) / 1e9;
+        int count = 0;
+        for (boolean b : w) {
+            count += b ? 1 : 0;
+        }
         progress.accept(String.format("stage 1: delta(h) for %d values of h x %d eps in %.1f s (%.0f h/s) on %d partitions",
-                hs.length, eps.length, secs, hs.length / Math.max(secs, 1e-9), chunks.size()));
+                hs.length, count, secs, hs.length / Math.max(secs, 1e-9), chunks.size()));
         return result;
     }
 
-    static double[][] compute(int[] hs, Sampling sampling, int sampleSize, int n, double[] eps) {
+    static double[][] compute(int[] hs, Sampling sampling, int sampleSize, int n, double[] eps, boolean[] which) {
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
+        double[] wanted = java.util.stream.IntStream.range(0, eps.length).filter(k -> which[k]).mapToDouble(k -> eps[k]).toArray();
         double[][] out = new double[hs.length][eps.length];
         for (int i = 0; i < hs.length; i++) {
-            int[] h = {hs[i], n - hs[i]};
-            for (int k = 0; k < eps.length; k++) {
-                out[i][k] = m.profile(h, eps[k]).logDelta();
+            // every requested eps in one walk per neighbour pair
+            org.privacybounds.smoothed.ProfileValue[] v = m.profiles(new int[] {hs[i], n - hs[i]}, wanted);
+            for (int k = 0, w = 0; k < eps.length; k++) {
+                out[i][k] = which[k] ? v[w++].logDelta() : Double.NaN;
             }
         }
         return out;
