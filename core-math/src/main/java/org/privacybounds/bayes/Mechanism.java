@@ -33,7 +33,7 @@ public enum Mechanism {
     /** S(k) for k = 0..n. */
     public double[] sensitivity(PosteriorFamily family, double eps, double delta, SmoothBeta beta) {
         if (!(eps > 0) || Double.isInfinite(eps)) {
-            throw new BadInputException("--epsilon", eps, "must be a finite number > 0");
+            throw new BadInputException("eps", eps, "must be a finite number > 0");
         }
         return switch (this) {
             case GLOBAL -> {
@@ -44,7 +44,7 @@ public enum Mechanism {
             case LOCAL -> family.localSensitivity();
             case SMOOTH -> {
                 if (!(delta > 0 && delta < 1)) {
-                    throw new BadInputException("--delta", delta, "must be in (0, 1)");
+                    throw new BadInputException("delta", delta, "must be in (0, 1)");
                 }
                 yield family.smoothSensitivity(beta.beta(eps, delta));
             }

@@ -14,7 +14,7 @@ public record CodeGrid(int bits) implements java.io.Serializable {
 
     public CodeGrid {
         if (bits < 1 || bits > MAX_BITS) {
-            throw new BadInputException("--bits", bits, "must be an integer in 1.." + MAX_BITS);
+            throw new BadInputException("bits", bits, "must be an integer in 1.." + MAX_BITS);
         }
     }
 

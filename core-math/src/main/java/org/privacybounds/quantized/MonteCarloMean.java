@@ -28,10 +28,10 @@ public record MonteCarloMean(int trials, double mean, double stdError, double co
     public static MonteCarloMean of(double[] values, double range, double confidence) {
         int n = values.length;
         if (n < 2) {
-            throw new BadInputException("--trials", n, "need at least 2 trials for a confidence interval");
+            throw new BadInputException("trials", n, "need at least 2 trials for a confidence interval");
         }
         if (!(confidence > 0 && confidence < 1)) {
-            throw new BadInputException("--confidence", confidence, "must be in (0, 1)");
+            throw new BadInputException("confidence", confidence, "must be in (0, 1)");
         }
         double s = 0;
         double c = 0; // Kahan compensation

@@ -123,10 +123,10 @@ public final class SamplingAverageMechanism {
 
     private static void checkBatchSize(CodeGrid grid, int sampleSize) {
         if (sampleSize < 1) {
-            throw new BadInputException("--batch-size", sampleSize, "must be >= 1");
+            throw new BadInputException("T", sampleSize, "must be >= 1");
         }
         if ((long) sampleSize * (grid.size() - 1) + 1 > 50_000_000L) {
-            throw new BadInputException("--batch-size", sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
+            throw new BadInputException("T", sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
         }
     }
 
@@ -140,14 +140,14 @@ public final class SamplingAverageMechanism {
             throw new BadInputException("n", n, "the database must have 1..1000000 records");
         }
         if (sampleSize > n) {
-            throw new BadInputException("--batch-size", sampleSize, "T must be <= n = " + n);
+            throw new BadInputException("T", sampleSize, "T must be <= n = " + n);
         }
         if (sampleSize < n && logBinomial((int) n, sampleSize) > MAX_LOG_SUBSETS) {
-            throw new BadInputException("--batch-size", sampleSize, "C(n, T) above e^" + (int) MAX_LOG_SUBSETS
+            throw new BadInputException("T", sampleSize, "C(n, T) above e^" + (int) MAX_LOG_SUBSETS
                     + " at n = " + n + ": the exact method's probabilities would leave double range");
         }
         if (sampleSize == n && n > 900) {
-            throw new BadInputException("--batch-size", sampleSize, "T = n is supported up to n = 900");
+            throw new BadInputException("T", sampleSize, "T = n is supported up to n = 900");
         }
     }
 
@@ -209,7 +209,7 @@ public final class SamplingAverageMechanism {
         int k = eps.length;
         Integer[] order = new Integer[k];
         for (int e = 0; e < k; e++) {
-            Require.finiteNonNegative("--epsilon", eps[e]);
+            Require.finiteNonNegative("eps", eps[e]);
             order[e] = e;
         }
         java.util.Arrays.sort(order, (x, y) -> Double.compare(eps[x], eps[y]));

@@ -38,7 +38,7 @@ public final class NoisySamplingHistogramMechanism {
 
     public static NoisySamplingHistogramMechanism of(Sampling sampling, int sampleSize, double noiseEpsilon) {
         if (!(noiseEpsilon > 0) || Double.isInfinite(noiseEpsilon)) {
-            throw new BadInputException("--noise-epsilon", noiseEpsilon, "must be a finite number > 0");
+            throw new BadInputException("noise eps", noiseEpsilon, "must be a finite number > 0");
         }
         return new NoisySamplingHistogramMechanism(sampling, sampleSize, noiseEpsilon);
     }
@@ -123,7 +123,7 @@ public final class NoisySamplingHistogramMechanism {
     public double[] worstCase(int n, int m, double eps) {
         List<int[]> all = Compositions.of(n, m);
         if ((double) all.size() * work(m, n) > WORK_LIMIT * 10.0) {
-            throw new BadInputException("--counts", "n = " + n + ", m = " + m,
+            throw new BadInputException("counts", "n = " + n + ", m = " + m,
                     "the worst case over all databases with noise is enumerated; too many databases for this limit");
         }
         double d = Double.NEGATIVE_INFINITY;
@@ -144,8 +144,8 @@ public final class NoisySamplingHistogramMechanism {
 
     private void checkWork(int m, int n) {
         if (work(m, n) > WORK_LIMIT) {
-            throw new BadInputException("--sample-size", sampleSize,
-                    "with --noise exponential the output law is enumerated exactly; T = " + sampleSize + " and m = " + m
+            throw new BadInputException("T", sampleSize,
+                    "with exponential noise the output law is enumerated exactly; T = " + sampleSize + " and m = " + m
                             + " need more than " + WORK_LIMIT + " operations: use a smaller T (e.g. n <= 200 for m = 2)");
         }
     }

@@ -30,10 +30,10 @@ public final class SampleSize {
         try {
             value = org.privacybounds.numeric.Decimals.parse(eta);
         } catch (NumberFormatException e) {
-            throw new BadInputException("--eta", eta, "must be a decimal number in (0, 1)");
+            throw new BadInputException("eta", eta, "must be a decimal number in (0, 1)");
         }
         if (value.signum() <= 0 || value.compareTo(BigDecimal.ONE) >= 0) {
-            throw new BadInputException("--eta", eta, "must be in the open interval (0, 1)");
+            throw new BadInputException("eta", eta, "must be in the open interval (0, 1)");
         }
         return value;
     }
@@ -42,13 +42,13 @@ public final class SampleSize {
     public static int fromEta(BigDecimal eta, long n, Rounding rounding) {
         BigDecimal product = eta.multiply(BigDecimal.valueOf(n));
         RoundingMode mode = rounding == Rounding.CEIL ? RoundingMode.CEILING : RoundingMode.HALF_UP;
-        return checked("--eta", product.setScale(0, mode).longValueExact(), n);
+        return checked("eta", product.setScale(0, mode).longValueExact(), n);
     }
 
     /** T from the number of lost (unsampled) records: {@code T = n - lost}. */
     public static int fromLost(long lost, long n) {
         if (lost < 0 || lost > n) {
-            throw new BadInputException("--lost", lost, "must be in [0, n] with n = " + n);
+            throw new BadInputException("lost", lost, "must be in [0, n] with n = " + n);
         }
         return (int) (n - lost);
     }
@@ -56,7 +56,7 @@ public final class SampleSize {
     /** T from the fraction of records lost: {@code T = n - floor(fraction n)} (so T = ceil((1 - fraction) n)). */
     public static int fromLostFraction(BigDecimal fraction, long n) {
         if (fraction.signum() <= 0 || fraction.compareTo(BigDecimal.ONE) >= 0) {
-            throw new BadInputException("--lost-fraction", fraction.toPlainString(), "must be in the open interval (0, 1)");
+            throw new BadInputException("lost fraction", fraction.toPlainString(), "must be in the open interval (0, 1)");
         }
         long lost = fraction.multiply(BigDecimal.valueOf(n)).setScale(0, RoundingMode.FLOOR).longValueExact();
         return fromLost(lost, n);
@@ -65,9 +65,9 @@ public final class SampleSize {
     /** T from the fraction of records published (a random audit sample): {@code T = ceil(fraction n)}, exactly. */
     public static int fromSampleFraction(BigDecimal fraction, long n) {
         if (fraction.signum() <= 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
-            throw new BadInputException("--sample-fraction", fraction.toPlainString(), "must be in (0, 1]");
+            throw new BadInputException("sample fraction", fraction.toPlainString(), "must be in (0, 1]");
         }
-        return checked("--sample-fraction", fraction.multiply(BigDecimal.valueOf(n)).setScale(0, RoundingMode.CEILING).longValueExact(), n);
+        return checked("sample fraction", fraction.multiply(BigDecimal.valueOf(n)).setScale(0, RoundingMode.CEILING).longValueExact(), n);
     }
 
     /** Validates a sample size given directly. */

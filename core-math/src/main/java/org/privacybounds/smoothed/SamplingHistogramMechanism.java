@@ -38,7 +38,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
     /** The mechanism that samples {@code sampleSize} records. */
     public static SamplingHistogramMechanism of(Sampling sampling, int sampleSize) {
         if (sampleSize < 0) {
-            throw new BadInputException("--sample-size", sampleSize, "must be >= 0");
+            throw new BadInputException("T", sampleSize, "must be >= 0");
         }
         return new SamplingHistogramMechanism(sampling, sampleSize);
     }
@@ -54,20 +54,20 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
     /** Validates a histogram against this mechanism and returns n. */
     public int checkHistogram(int[] counts) {
         if (counts.length < 2) {
-            throw new BadInputException("--counts", counts.length + " categories", "need at least 2 categories");
+            throw new BadInputException("counts", counts.length + " categories", "need at least 2 categories");
         }
         long n = 0;
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] < 0) {
-                throw new BadInputException("--counts", "c" + (i + 1) + " = " + counts[i], "counts must be >= 0");
+                throw new BadInputException("counts", "c" + (i + 1) + " = " + counts[i], "counts must be >= 0");
             }
             n += counts[i];
         }
         if (n < 1 || n > Integer.MAX_VALUE) {
-            throw new BadInputException("--counts", "n = " + n, "the total n must be in [1, " + Integer.MAX_VALUE + "]");
+            throw new BadInputException("counts", "n = " + n, "the total n must be in [1, " + Integer.MAX_VALUE + "]");
         }
         if (sampling == Sampling.WITHOUT_REPLACEMENT && sampleSize > n) {
-            throw new BadInputException("--sample-size", sampleSize, "T must be <= n = " + n + " when sampling without replacement");
+            throw new BadInputException("T", sampleSize, "T must be <= n = " + n + " when sampling without replacement");
         }
         return (int) n;
     }
@@ -150,7 +150,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
 
     static void checkEpsilon(double eps) {
         if (!(eps >= 0) || Double.isInfinite(eps)) {
-            throw new BadInputException("--epsilon", eps, "must be a finite number >= 0");
+            throw new BadInputException("eps", eps, "must be a finite number >= 0");
         }
     }
 }

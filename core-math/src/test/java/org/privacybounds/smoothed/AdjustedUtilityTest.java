@@ -84,7 +84,7 @@ class AdjustedUtilityTest {
     void thresholdOutsideTheRangeIsRejected() {
         BadInputException e = assertThrows(BadInputException.class,
                 () -> utility(5).utility(new int[] {3, 4}, 0.4, UtilityForm.FIGURE1));
-        assertTrue(e.getMessage().startsWith("--threshold = 0.4"));
+        assertTrue(e.getMessage().startsWith("t = 0.4"), e.getMessage());
         assertThrows(BadInputException.class, () -> utility(5).utility(new int[] {3, 4, 1}, 0.6, UtilityForm.EQ3));
     }
 }

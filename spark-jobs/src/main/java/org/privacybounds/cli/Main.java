@@ -111,6 +111,8 @@ public final class Main implements Runnable {
             }
             RuntimeException bad = UserInputException.findIn(ex);
             if (bad != null) {
+                // core-math names the parameter as the mathematics does; the user reads this command's option
+                bad = org.privacybounds.jobs.common.OptionNames.forCommand(cmd.getCommandName(), bad);
                 e.println("error: " + printable(bad.getMessage()));
                 return 2;
             }

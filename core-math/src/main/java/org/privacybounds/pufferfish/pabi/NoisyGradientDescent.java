@@ -28,15 +28,15 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         public Setting {
-            Require.positiveFinite("--lipschitz", lipschitz);
-            Require.finiteNonNegative("--data-lipschitz", dataLipschitz);
-            Require.positiveFinite("--sigma", sigma);
-            Require.positiveFinite("--step-size", stepSize);
-            Require.renyiOrder("--alpha", alpha);
+            Require.positiveFinite("L", lipschitz);
+            Require.finiteNonNegative("L_data", dataLipschitz);
+            Require.positiveFinite("sigma", sigma);
+            Require.positiveFinite("step size", stepSize);
+            Require.renyiOrder("alpha", alpha);
             if (alpha == Double.POSITIVE_INFINITY) {
-                throw new BadInputException("--alpha", "inf", "Gaussian noise has no pure guarantee; give a finite alpha > 1");
+                throw new BadInputException("alpha", "inf", "Gaussian noise has no pure guarantee; give a finite alpha > 1");
             }
-            Require.finiteNonNegative("--secret-distance", secretDistance);
+            Require.finiteNonNegative("secret distance", secretDistance);
         }
 
         /** {@code s_t = eta min(2L, C |rho_t| D)}. */
@@ -89,7 +89,7 @@ public final class NoisyGradientDescent {
 
         public Constant {
             if (!(value >= -1 && value <= 1)) {
-                throw new BadInputException("--correlation", "const:" + value, "rho must be in [-1, 1]");
+                throw new BadInputException("rho", "const:" + value, "rho must be in [-1, 1]");
             }
         }
 
@@ -155,17 +155,17 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         public Matrix {
-            Applications.covariance("--correlation " + label, covariance);
+            Applications.covariance("covariance " + label, covariance);
         }
 
         @Override
         public double[] rho(int steps, int secretIndex) {
             int n = covariance.length;
             if (steps > n) {
-                throw new BadInputException("--steps", steps, "the covariance in " + label + " has " + n + " variables; at most " + n + " steps");
+                throw new BadInputException("T", steps, "the covariance in " + label + " has " + n + " variables; at most " + n + " steps");
             }
             if (secretIndex > n) {
-                throw new BadInputException("--secret-index", secretIndex, "the covariance in " + label + " has " + n + " variables");
+                throw new BadInputException("secret index", secretIndex, "the covariance in " + label + " has " + n + " variables");
             }
             double[] r = new double[steps];
             double v = covariance[secretIndex - 1][secretIndex - 1];

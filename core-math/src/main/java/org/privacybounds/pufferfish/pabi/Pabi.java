@@ -99,7 +99,7 @@ public final class Pabi {
                 int bad = firstInvalidAverageHorizon(s);
                 if (bad > 0) {
                     throw new BadInputException("strategy", "average", "needs every prefix average S(t)/t >= S(T)/T; it fails at T = " + bad
-                            + " (the data shifts grow); use --strategy minorant or per-step");
+                            + " (the data shifts grow); use the minorant or per-step strategy");
                 }
                 double prefix = 0;
                 for (int t = 0; t < s.length; t++) {

@@ -34,7 +34,7 @@ public final class Algorithm1 {
         double assignments = binomial(n + l - 1, l - 1);
         // the walk over assignments adds about (assignments x n) records, each touching every histogram
         if (histograms * assignments * n * m > WORK_LIMIT || histograms > 2e6) {
-            throw new BadInputException("--n", n, String.format(
+            throw new BadInputException("n", n, String.format(
                     "full enumeration needs about %.2g histograms x %.2g assignments (limit %.0g operations) for m = %d and %d vertices; "
                             + "the large-n method covers m = 2 with at most two vertices, sampling without replacement; otherwise use a smaller n", histograms, assignments, WORK_LIMIT, m, l));
         }

@@ -166,7 +166,7 @@ public final class DistributionSet implements java.io.Serializable {
      */
     public DistributionSet symmetricFold() {
         if (m != 2) {
-            throw new BadInputException("--symmetric", "m = " + m, "the symmetric fold is defined for two categories only");
+            throw new BadInputException("symmetric fold", "m = " + m, "the symmetric fold is defined for two categories only");
         }
         int best = 0;
         double q = 0;

@@ -94,11 +94,11 @@ public final class LargeNSmoothed {
 
     public LargeNSmoothed(int n, int sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
         if (vertices.categories() != 2 || vertices.size() > 2) {
-            throw new BadInputException("--distributions", vertices.size() + " vertices over " + vertices.categories() + " categories",
+            throw new BadInputException("Pi", vertices.size() + " vertices over " + vertices.categories() + " categories",
                     "the large-n method needs two categories and at most two hull vertices");
         }
         if (n < 1) {
-            throw new BadInputException("--n", n, "must be >= 1");
+            throw new BadInputException("n", n, "must be >= 1");
         }
         this.n = n;
         this.sampleSize = sampleSize;

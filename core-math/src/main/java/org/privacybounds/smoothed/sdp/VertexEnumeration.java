@@ -453,7 +453,7 @@ public final class VertexEnumeration {
     /** Checks that the tables of one task fit in int-indexed arrays. */
     public static void check(int n, int m) {
         if (binomial(n + m - 1, m - 1) > Integer.MAX_VALUE - 8) {
-            throw new BadInputException("--n", n, "has more than 2^31 histograms over " + m + " categories; not enumerable");
+            throw new BadInputException("n", n, "has more than 2^31 histograms over " + m + " categories; not enumerable");
         }
     }
 }

@@ -112,6 +112,6 @@ class Algorithm1Test {
         BadInputException e = assertThrows(BadInputException.class, () -> Algorithm1.enumerate(
                 SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 10), 400, set(new double[] {0.1, 0.2, 0.7}, new double[] {0.3, 0.3, 0.4}),
                 new double[] {1}));
-        assertTrue(e.getMessage().startsWith("--n = 400"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("n = 400"), e.getMessage());
     }
 }
