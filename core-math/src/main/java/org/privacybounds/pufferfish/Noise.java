@@ -1,7 +1,6 @@
 package org.privacybounds.pufferfish;
 
 import java.io.Serializable;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 import org.apache.commons.numbers.gamma.LogGamma;
@@ -57,28 +56,6 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
 
     /** One draw of the noise. */
     double sample(SplittableRandom random);
-
-    /** Parses {@code gaussian}, {@code laplace}, {@code cauchy} or {@code cauchy:K} (generalised Cauchy, K >= 2). */
-    static Noise of(String family, double scale) {
-        String f = family.trim().toLowerCase(Locale.ROOT);
-        if (f.equals("gaussian")) {
-            return new Gaussian(scale);
-        }
-        if (f.equals("laplace")) {
-            return new Laplace(scale);
-        }
-        if (f.equals("cauchy")) {
-            return new Cauchy(scale, 2);
-        }
-        if (f.startsWith("cauchy:")) {
-            try {
-                return new Cauchy(scale, Integer.parseInt(f.substring(7)));
-            } catch (NumberFormatException e) {
-                throw new BadInputException("noise", family, "cauchy:K needs an integer K >= 2");
-            }
-        }
-        throw new BadInputException("noise", family, "allowed: gaussian, laplace, cauchy, cauchy:K");
-    }
 
     /** N(0, sigma^2): {@code R_alpha = alpha z^2 / (2 sigma^2)}, {@code R_inf = inf}. */
     record Gaussian(double scale) implements Noise {

@@ -2,7 +2,6 @@ package org.privacybounds.quantized;
 
 import java.util.Locale;
 
-import org.privacybounds.validation.BadInputException;
 
 /**
  * What one SGD step releases from the sum S of the T sampled codes: the exact sum, or the mean
@@ -31,15 +30,6 @@ public enum OutputRounding {
                     q++;
                 }
                 return s < 0 ? -q : q;
-        }
-    }
-
-    /** Parses round, floor or none. */
-    public static OutputRounding parse(String option, String text) {
-        try {
-            return valueOf(text.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException(option, text, "must be round, floor or none");
         }
     }
 

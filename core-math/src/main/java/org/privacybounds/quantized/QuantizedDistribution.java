@@ -1,7 +1,6 @@
 package org.privacybounds.quantized;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 import org.apache.commons.numbers.gamma.ErfDifference;
@@ -86,43 +85,6 @@ public final class QuantizedDistribution implements java.io.Serializable {
     public static QuantizedDistribution laplaceScale(double mu, double b, int bits) {
         check(mu, b, "scale");
         return new QuantizedDistribution(Family.LAPLACE, mu, b, new CodeGrid(bits), "laplace-scale:" + fmt(mu) + ":" + fmt(b));
-    }
-
-    /**
-     * Parses one distribution: {@code gauss:MU:SIGMA}, {@code laplace:MU:SIGMA} (sigma the standard
-     * deviation) or {@code laplace-scale:MU:B}.
-     */
-    public static QuantizedDistribution parse(String option, String text, int bits) {
-        String[] p = text.trim().split(":");
-        if (p.length != 3) {
-            throw new BadInputException(option, text, "write gauss:MU:SIGMA, laplace:MU:SIGMA or laplace-scale:MU:B");
-        }
-        double m;
-        double s;
-        try {
-            m = Double.parseDouble(p[1]);
-            s = Double.parseDouble(p[2]);
-        } catch (NumberFormatException e) {
-            throw new BadInputException(option, text, "MU and SIGMA must be numbers (gauss:MU:SIGMA)");
-        }
-        if (!(s > 0) || Double.isInfinite(s)) {
-            throw new BadInputException(option, text, "sigma (the last field) must be a finite number > 0");
-        }
-        if (!Double.isFinite(m)) {
-            throw new BadInputException(option, text, "mu must be a finite number");
-        }
-        switch (p[0].toLowerCase(Locale.ROOT)) {
-            case "gauss":
-            case "gaussian":
-            case "normal":
-                return gaussian(m, s, bits);
-            case "laplace":
-                return laplace(m, s, bits);
-            case "laplace-scale":
-                return laplaceScale(m, s, bits);
-            default:
-                throw new BadInputException(option, text, "the family must be gauss, laplace or laplace-scale");
-        }
     }
 
     private static void check(double mu, double s, String name) {

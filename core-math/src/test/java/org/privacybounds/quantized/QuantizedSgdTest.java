@@ -95,12 +95,10 @@ class QuantizedSgdTest {
         assertEquals(-127, g.code(-0.4999));
         assertEquals(0, g.code(0.0));
         assertEquals(1, g.code(1e-9));
-        assertEquals("gauss:0.2:0.12", QuantizedDistribution.parse("--distributions", "gauss:0.2:0.12", 8).label());
-        assertEquals(0.12 / Math.sqrt(2), QuantizedDistribution.parse("--distributions", "laplace:0:0.12", 8).scale(), 1e-17);
-        assertThrows(BadInputException.class, () -> QuantizedDistribution.parse("--distributions", "gauss:0:0", 8));
-        assertThrows(BadInputException.class, () -> QuantizedDistribution.parse("--distributions", "gauss:0:-1", 8));
-        assertThrows(BadInputException.class, () -> QuantizedDistribution.parse("--distributions", "cauchy:0:1", 8));
-        assertThrows(BadInputException.class, () -> QuantizedDistribution.parse("--distributions", "gauss:0", 8));
+        assertEquals("gauss:0.2:0.12", QuantizedDistribution.gaussian(0.2, 0.12, 8).label());
+        assertEquals(0.12 / Math.sqrt(2), QuantizedDistribution.laplace(0, 0.12, 8).scale(), 1e-17);
+        assertThrows(BadInputException.class, () -> QuantizedDistribution.gaussian(0, 0, 8));
+        assertThrows(BadInputException.class, () -> QuantizedDistribution.gaussian(0, -1, 8));
         assertThrows(BadInputException.class, () -> new CodeGrid(0));
         assertThrows(BadInputException.class, () -> new CodeGrid(17));
         assertEquals(3, OutputRounding.ROUND.output(5, 2));

@@ -1,7 +1,6 @@
 package org.privacybounds.pufferfish.pabi;
 
 import java.io.Serializable;
-import java.util.Locale;
 
 import org.apache.commons.math3.linear.CholeskyDecomposition;
 import org.apache.commons.math3.linear.RealMatrix;
@@ -61,27 +60,7 @@ public final class NoisyGradientDescent {
 
         String label();
 
-        /** {@code const:RHO}, {@code inv}, {@code invsq}; files are read by the caller into {@link Matrix}. */
-        static Correlation parse(String name, String text) {
-            String t = text.trim().toLowerCase(Locale.ROOT);
-            if (t.equals("inv")) {
-                return new Inverse();
-            }
-            if (t.equals("invsq")) {
-                return new InverseSquare();
-            }
-            if (t.startsWith("const:")) {
-                double r;
-                try {
-                    r = Double.parseDouble(t.substring(6));
-                } catch (NumberFormatException e) {
-                    throw new BadInputException(name, text, "const:RHO needs a number RHO in [-1, 1]");
-                }
-                return new Constant(r);
-            }
-            throw new BadInputException(name, text, "allowed: const:RHO, inv, invsq, file:CSV");
         }
-    }
 
     /** rho_t = rho for t != i (rho = 0: independent data, DP; rho = 1: fully correlated, group DP). */
     public record Constant(double value) implements Correlation {

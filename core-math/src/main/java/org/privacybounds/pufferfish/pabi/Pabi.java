@@ -1,6 +1,5 @@
 package org.privacybounds.pufferfish.pabi;
 
-import java.util.Locale;
 
 import org.privacybounds.pufferfish.Noise;
 import org.privacybounds.validation.BadInputException;
@@ -37,14 +36,6 @@ public final class Pabi {
             return label;
         }
 
-        public static Strategy parse(String name, String text) {
-            for (Strategy s : values()) {
-                if (s.label.equals(text.trim().toLowerCase(Locale.ROOT))) {
-                    return s;
-                }
-            }
-            throw new BadInputException(name, text, "allowed: per-step, average, minorant");
-        }
     }
 
     /**

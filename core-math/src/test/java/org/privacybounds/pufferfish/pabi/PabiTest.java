@@ -142,7 +142,6 @@ class PabiTest {
                 () -> new NoisyGradientDescent.Matrix("bad.csv", new double[][] {{1, 2}, {2, 1}}));
         assertTrue(e.getMessage().contains("positive definite"));
         assertThrows(BadInputException.class, () -> new NoisyGradientDescent.Matrix("ar1", cov).rho(7, 1));
-        assertThrows(BadInputException.class, () -> Correlation.parse("--correlation", "const:1.5"));
-        assertThrows(BadInputException.class, () -> Correlation.parse("--correlation", "sometimes"));
+        assertThrows(BadInputException.class, () -> new Constant(1.5));
     }
 }

@@ -146,7 +146,7 @@ public final class PabiCommand implements Callable<Integer> {
         }
         List<Pabi.Strategy> strategies = new ArrayList<>();
         for (String s : strategy.split(",")) {
-            strategies.add(Pabi.Strategy.parse("--strategy", s));
+            strategies.add(parseStrategy(s));
         }
         List<Double> alphas = Ranges.doubles("--alpha", alpha);
         List<Double> ls = Ranges.doubles("--lipschitz", lipschitz);
@@ -187,7 +187,7 @@ public final class PabiCommand implements Callable<Integer> {
         }
         List<Correlation> parsed = new ArrayList<>();
         for (String c : corrTexts) {
-            Correlation corr = c.startsWith("file:") ? readCovariance(c) : Correlation.parse("--correlation", c);
+            Correlation corr = c.startsWith("file:") ? readCovariance(c) : parseCorrelation(c);
             corr.rho((int) maxT, secretIndex);
             parsed.add(corr);
         }
@@ -399,5 +399,39 @@ public final class PabiCommand implements Callable<Integer> {
 
     private static long corrCount(List<Point> points) {
         return points.stream().map(Point::correlationLabel).distinct().count();
+    }
+
+    /** per-step, average or minorant. */
+    static Pabi.Strategy parseStrategy(String text) {
+        for (Pabi.Strategy st : Pabi.Strategy.values()) {
+            if (st.label().equals(text.trim().toLowerCase(Locale.ROOT))) {
+                return st;
+            }
+        }
+        throw new UserInputException("--strategy", text, "allowed: per-step, average, minorant");
+    }
+
+    /** {@code const:RHO}, {@code inv}, {@code invsq} (files are read by {@link #readCovariance}). */
+    static Correlation parseCorrelation(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("inv")) {
+            return new NoisyGradientDescent.Inverse();
+        }
+        if (t.equals("invsq")) {
+            return new NoisyGradientDescent.InverseSquare();
+        }
+        if (t.startsWith("const:")) {
+            double r;
+            try {
+                r = Double.parseDouble(t.substring(6));
+            } catch (NumberFormatException e) {
+                throw new UserInputException("--correlation", text, "const:RHO needs a number RHO in [-1, 1]");
+            }
+            if (!(r >= -1 && r <= 1)) {
+                throw new UserInputException("--correlation", "const:" + r, "rho must be in [-1, 1]");
+            }
+            return new NoisyGradientDescent.Constant(r);
+        }
+        throw new UserInputException("--correlation", text, "allowed: const:RHO, inv, invsq, file:CSV");
     }
 }

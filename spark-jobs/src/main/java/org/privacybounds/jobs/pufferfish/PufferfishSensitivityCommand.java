@@ -134,7 +134,7 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
         }
         List<Noise> families = new ArrayList<>();
         for (String n : noises) {
-            families.add(Noise.of(n, 1));
+            families.add(parseNoise(n));
         }
         double[] declared = range == null ? null : parseRange(range);
         if (table1) {
@@ -373,5 +373,29 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
             // fall through
         }
         throw new UserInputException("--range", text, "must be LO:HI with finite LO <= HI");
+    }
+
+    /** {@code gaussian}, {@code laplace}, {@code cauchy} or {@code cauchy:K} (generalised Cauchy, K >= 2), at unit scale. */
+    static Noise parseNoise(String family) {
+        String f = family.trim().toLowerCase(Locale.ROOT);
+        if (f.equals("gaussian")) {
+            return new Noise.Gaussian(1);
+        }
+        if (f.equals("laplace")) {
+            return new Noise.Laplace(1);
+        }
+        if (f.equals("cauchy")) {
+            return new Noise.Cauchy(1, 2);
+        }
+        if (f.startsWith("cauchy:")) {
+            int k;
+            try {
+                k = Integer.parseInt(f.substring(7));
+            } catch (NumberFormatException e) {
+                throw new UserInputException("--noise", family, "cauchy:K needs an integer K >= 2");
+            }
+            return new Noise.Cauchy(1, k);
+        }
+        throw new UserInputException("--noise", family, "allowed: gaussian, laplace, cauchy, cauchy:K");
     }
 }

@@ -37,7 +37,11 @@ public final class QuantizedOptions {
     }
 
     OutputRounding rounding() {
-        return OutputRounding.parse("--output-rounding", rounding);
+        try {
+            return OutputRounding.valueOf(rounding.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException("--output-rounding", rounding, "must be round, floor or none");
+        }
     }
 
     SamplingAverageMechanism.Neighbors neighborSet() {
@@ -104,12 +108,40 @@ public final class QuantizedOptions {
         List<QuantizedDistribution> out = new ArrayList<>();
         for (String part : text.split(",")) {
             if (!part.isBlank()) {
-                out.add(QuantizedDistribution.parse("--distributions", part, bits));
+                out.add(parseDistribution("--distributions", part, bits));
             }
         }
         if (out.isEmpty()) {
             throw new UserInputException("--distributions", text, "give at least one distribution, e.g. gauss:0:0.12");
         }
         return out.toArray(new QuantizedDistribution[0]);
+    }
+
+    /** One distribution of the command line: {@code gauss:MU:SIGMA}, {@code laplace:MU:SIGMA} (sigma the standard deviation) or {@code laplace-scale:MU:B}. */
+    static QuantizedDistribution parseDistribution(String option, String text, int bits) {
+        String[] p = text.trim().split(":");
+        if (p.length != 3) {
+            throw new UserInputException(option, text, "write gauss:MU:SIGMA, laplace:MU:SIGMA or laplace-scale:MU:B");
+        }
+        double m;
+        double s;
+        try {
+            m = Double.parseDouble(p[1]);
+            s = Double.parseDouble(p[2]);
+        } catch (NumberFormatException e) {
+            throw new UserInputException(option, text, "MU and SIGMA must be numbers (gauss:MU:SIGMA)");
+        }
+        if (!(s > 0) || Double.isInfinite(s)) {
+            throw new UserInputException(option, text, "sigma (the last field) must be a finite number > 0");
+        }
+        if (!Double.isFinite(m)) {
+            throw new UserInputException(option, text, "mu must be a finite number");
+        }
+        return switch (p[0].toLowerCase(Locale.ROOT)) {
+            case "gauss", "gaussian", "normal" -> QuantizedDistribution.gaussian(m, s, bits);
+            case "laplace" -> QuantizedDistribution.laplace(m, s, bits);
+            case "laplace-scale" -> QuantizedDistribution.laplaceScale(m, s, bits);
+            default -> throw new UserInputException(option, text, "the family must be gauss, laplace or laplace-scale");
+        };
     }
 }
