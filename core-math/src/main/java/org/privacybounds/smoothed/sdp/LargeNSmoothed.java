@@ -1,8 +1,6 @@
 package org.privacybounds.smoothed.sdp;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -535,13 +533,14 @@ public final class LargeNSmoothed {
                 d[i] = Math.exp(ld[i] - maxD);
             }
             double[] g = new double[kSwing + 1];
-            for (int s = 0; s <= kSwing; s++) {
+            final int width = w;
+            java.util.stream.IntStream.rangeClosed(0, kSwing).parallel().forEach(sw -> { // each C(s) on its own: the same sums in any order
                 double acc = 0;
-                for (int i = 0; i < w; i++) {
-                    acc += b[i] * d[i + s];
+                for (int i = 0; i < width; i++) {
+                    acc += b[i] * d[i + sw];
                 }
-                g[s] = acc;
-            }
+                g[sw] = acc;
+            });
             double scale = maxB + maxD;
             // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
             double best = Double.NEGATIVE_INFINITY;
@@ -695,11 +694,12 @@ public final class LargeNSmoothed {
 
     /** Block maxima after new delta values: exact delta where it is known, the per-h bound elsewhere. */
     private void refreshBlocks(double[] m, HypergeometricBound ub, int e) {
-        for (int blk = 0; blk < m.length; blk++) {
+        // blocks are independent (each writes its own slot): in parallel
+        java.util.stream.IntStream.range(0, m.length).parallel().forEach(blk -> {
             int lo = blk * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
             if (!cache.has(Math.min(lo, n - lo), e) && !cache.has(Math.min(hi, n - hi), e)) {
-                continue;
+                return;
             }
             double v = Double.NEGATIVE_INFINITY;
             for (int h = lo; h <= hi; h++) {
@@ -708,26 +708,35 @@ public final class LargeNSmoothed {
             }
             m[blk] = v;
             fine[blk] = true;
-        }
+        });
     }
 
     /** Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals. */
     private long branchAndBound(int from, int to, double bestLog, double[] blockMax, int e, List<int[]> unresolved) {
         double threshold = bestLog + Math.log1p(-1e-9);
         long excluded = 0;
-        Deque<int[]> stack = new ArrayDeque<>();
-        stack.push(new int[] {from, to});
-        while (!stack.isEmpty()) {
-            int[] iv = stack.pop();
-            if (intervalBound(iv[0], iv[1], blockMax, bestLog) <= threshold) {
-                excluded += iv[1] - iv[0] + 1L;
-            } else if (iv[1] - iv[0] < 64) {
-                unresolved.add(iv);
-            } else {
-                int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
-                stack.push(new int[] {mid + 1, iv[1]});
-                stack.push(new int[] {iv[0], mid});
+        // breadth first, one level at a time: the interval bounds of a level are independent (read-only arrays), so they are
+        // evaluated in parallel; the outcome does not depend on the order
+        List<int[]> level = new ArrayList<>();
+        level.add(new int[] {from, to});
+        while (!level.isEmpty()) {
+            final List<int[]> cur = level;
+            double[] bound = java.util.stream.IntStream.range(0, cur.size()).parallel()
+                    .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blockMax, bestLog)).toArray();
+            List<int[]> next = new ArrayList<>();
+            for (int i = 0; i < cur.size(); i++) {
+                int[] iv = cur.get(i);
+                if (bound[i] <= threshold) {
+                    excluded += iv[1] - iv[0] + 1L;
+                } else if (iv[1] - iv[0] < 64) {
+                    unresolved.add(iv);
+                } else {
+                    int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
+                    next.add(new int[] {iv[0], mid});
+                    next.add(new int[] {mid + 1, iv[1]});
+                }
             }
+            level = next;
         }
         progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left%s", eps[e], excluded, unresolved.size(),
                 unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToInt(iv -> iv[0]).min().getAsInt() + ", "
