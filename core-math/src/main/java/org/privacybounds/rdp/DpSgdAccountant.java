@@ -37,6 +37,9 @@ public final class DpSgdAccountant {
             List<Point> curve) {
         /** How eps was obtained, in one line. */
         public String method() {
+            if (steps == 0) {
+                return "no steps: nothing is released, eps = 0";
+            }
             return "RDP of the Poisson-subsampled Gaussian (exact at integer orders, a proven upper bound between them), composed over " + steps
                     + " steps, converted by " + RdpConversion.IMPROVED.description() + " at the best of " + curve.size() + " orders";
         }
@@ -72,6 +75,14 @@ public final class DpSgdAccountant {
             throw new BadInputException("orders", "(none)", "give at least one order > 1");
         }
         List<Point> curve = new ArrayList<>();
+        if (steps == 0) {
+            // nothing is released: (0, 0)-DP, whatever the conversion
+            for (double a : orders) {
+                SubsampledGaussianRdp.rdp(q, sigma, a); // the same argument checks
+                curve.add(new Point(a, 0, "no steps"));
+            }
+            return new Result(q, sigma, 0, delta, 0, orders[0], 0, orders[0], List.copyOf(curve));
+        }
         double best = Double.POSITIVE_INFINITY;
         double bestOrder = Double.NaN;
         double classic = Double.POSITIVE_INFINITY;

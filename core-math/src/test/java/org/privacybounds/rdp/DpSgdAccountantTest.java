@@ -150,6 +150,14 @@ class DpSgdAccountantTest {
     }
 
     @Test
+    void noStepsReleaseNothing() {
+        DpSgdAccountant.Result r = DpSgdAccountant.account(0.5, 0.3, 0, 1e-9, DpSgdAccountant.defaultOrders());
+        assertEquals(0, r.epsilon(), 0);
+        assertEquals(0, r.classicEpsilon(), 0);
+        assertTrue(r.method().startsWith("no steps"));
+    }
+
+    @Test
     void badArgumentsNameTheParameter() {
         assertTrue(assertThrows(BadInputException.class, () -> DpSgdAccountant.account(1.5, 1, 10, 1e-5, new double[] {2})).getMessage().startsWith("q = 1.5"));
         assertTrue(assertThrows(BadInputException.class, () -> DpSgdAccountant.account(0.1, 0, 10, 1e-5, new double[] {2})).getMessage().startsWith("sigma = 0"));
