@@ -150,14 +150,19 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("rdp.csv", Csv.table(List.of("order", "rdp", "epsilon", "classicEpsilon", "method"), rows));
-                double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
-                double[] e1 = rows.stream().mapToDouble(row -> (Double) row.get(2)).toArray();
-                double[] e2 = rows.stream().mapToDouble(row -> (Double) row.get(3)).toArray();
-                Plots.figure(String.format(Locale.ROOT, "DP-SGD: q = %s, sigma = %s, %d steps, delta = %s", q, sigma, steps, delta))
-                        .x("RDP order alpha (log scale)", Plots.Scale.LOG10).y("eps at that order (nats)", Plots.Scale.LINEAR).yIncludes(0)
-                        .add(new Plots.Series("Canonne-Kamath-Steinke conversion", lx, e1, false, Plots.color(0)))
-                        .add(new Plots.Series("classic conversion", lx, e2, true, Plots.color(1)))
-                        .save(out.resolve("epsilon-by-order.png"));
+                if (r.epsilon() > 0) {
+                    // log10 eps against log10 alpha: the minimum (the reported eps) stays visible next to the orders where eps is huge
+                    double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
+                    double[] e1 = rows.stream().mapToDouble(row -> Math.log10(Math.max((Double) row.get(2), Double.MIN_NORMAL))).toArray();
+                    double[] e2 = rows.stream().mapToDouble(row -> Math.log10(Math.max((Double) row.get(3), Double.MIN_NORMAL))).toArray();
+                    Plots.figure(String.format(Locale.ROOT, "DP-SGD: q = %s, sigma = %s, %d steps, delta = %s", q, sigma, steps, delta))
+                            .x("RDP order alpha (log scale)", Plots.Scale.LOG10).y("eps at that order (nats, log scale)", Plots.Scale.LOG10)
+                            .add(new Plots.Series("Canonne-Kamath-Steinke conversion", lx, e1, false, Plots.color(0)))
+                            .add(new Plots.Series("classic conversion", lx, e2, true, Plots.color(1)))
+                            .add(new Plots.Series(String.format(Locale.ROOT, "reported: eps = %.4g at order %s", r.epsilon(), fmt(r.order())),
+                                    new double[] {Math.log10(r.order())}, new double[] {Math.log10(r.epsilon())}, null, Plots.Style.POINTS, Plots.color(2)))
+                            .save(out.resolve("epsilon-by-order.png"));
+                }
                 out.commit();
             }
             return 0;

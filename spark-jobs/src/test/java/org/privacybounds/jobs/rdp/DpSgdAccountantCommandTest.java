@@ -55,7 +55,12 @@ class DpSgdAccountantCommandTest {
         assertEquals(j.get("epsilon").asDouble(), stored.get("epsilon").asDouble(), 0);
         assertEquals(rdp.size() + 1, Files.readAllLines(out.resolve("rdp.csv")).size());
         JsonNode fig = PlotAssertions.figure(out.resolve("epsilon-by-order.png"));
-        assertEquals(java.util.List.of("Canonne-Kamath-Steinke conversion", "classic conversion"), PlotAssertions.names(fig));
+        assertEquals(java.util.List.of("Canonne-Kamath-Steinke conversion", "classic conversion",
+                String.format(java.util.Locale.ROOT, "reported: eps = %.4g at order %s", api.epsilon(), api.order() == Math.rint(api.order())
+                        ? String.valueOf((long) api.order()) : String.valueOf(api.order()))), PlotAssertions.names(fig));
+        // the reported point is the minimum of the curve (log10 values)
+        JsonNode best = PlotAssertions.series(fig, PlotAssertions.names(fig).get(2));
+        assertEquals(Math.log10(api.epsilon()), best.get("points").get(0).get(1).asDouble(), 1e-12);
     }
 
     @Test
