@@ -293,7 +293,8 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                     teacherRows.add(Arrays.asList(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta));
                 }
                 out.writeString("teachers.csv", Csv.table(List.of("teacher", "shardSize", "dpSgdAccuracy", "sgdAccuracy", "epsilon", "delta"), teacherRows));
-                Plots.Builder fig = Plots.figure(String.format(Locale.ROOT, "Private knowledge transfer: K = %d, m = %d, %d training images", k, m, images.size() - pool))
+                Plots.Builder fig = Plots.figure(String.format(Locale.ROOT, "Knowledge transfer: K = %d, m = %d, teachers (%.4g, %s)-DP, %d training images (paper: 11,272)", k, m,
+                        eps, teacherDelta, images.size() - pool))
                         .x("number of queries Q", Plots.Scale.LINEAR).y("accuracy (mean over " + draws + " draws, 95 % interval)", Plots.Scale.LINEAR).yIncludes(0.5)
                         .yIncludes(1);
                 for (int mi = 0; mi < methods.size(); mi++) {
