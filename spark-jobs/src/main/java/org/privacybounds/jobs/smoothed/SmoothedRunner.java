@@ -25,13 +25,15 @@ public final class SmoothedRunner {
     }
 
     /**
-     * {core-seconds, driver bytes} of one n: the large-n method evaluates a bound at every h up to n/2 for each eps and keeps
-     * about 8 bytes per h (bench/results/smoothed-*.csv: 118 s and 728 MB at n = 1e8 with 4 eps); enumeration is limited by
-     * {@link Algorithm1#WORK_LIMIT} itself.
+     * {core-seconds, driver bytes} of one n. The large-n method computes exact delta(h) over windows of a few standard
+     * deviations (about sqrt(n) values of h per eps) and one bound per block of 256 h; measured
+     * (bench/results/smoothed-large-n.csv, 4 eps): about 4, 9 and 22 core-seconds at n = 1e6, 1e7 and 1e8. The estimate is
+     * 2 s + 2e-3 sqrt(n) per eps + 1e-8 n, about four times those figures (a flat f at a small eps needs more exact values),
+     * and 200 MB plus 16 bytes per block of the driver. Enumeration is limited by {@link Algorithm1#WORK_LIMIT} itself.
      */
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
         if (method(hull, sampling).equals("large-n")) {
-            return new double[] {3e-7 * n * epsilons + 2, 8.0 * n};
+            return new double[] {2 + 2e-3 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * (n / 256.0)};
         }
         if (n > 100_000) {
             return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
