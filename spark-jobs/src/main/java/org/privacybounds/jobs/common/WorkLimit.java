@@ -26,13 +26,13 @@ public final class WorkLimit {
         double heap = Runtime.getRuntime().maxMemory();
         if (!(driverBytes <= HEAP_SHARE * heap)) {
             throw new UserInputException(String.format(Locale.ROOT,
-                    "%s: the run would need about %s of driver memory, more than %.0f %% of the %s heap; reduce them (or give the JVM more: PRIVACY_BOUNDS_JAVA_OPTS=-Xmx..)",
-                    options, bytes(driverBytes), HEAP_SHARE * 100, bytes(heap)));
+                    "%s: the run would need %s of driver memory, more than %.0f %% of the %s heap; reduce them (or give the JVM more: PRIVACY_BOUNDS_JAVA_OPTS=-Xmx..)",
+                    options, Double.isFinite(driverBytes) ? "about " + bytes(driverBytes) : "an unbounded amount", HEAP_SHARE * 100, bytes(heap)));
         }
         if (!(coreSeconds <= common.maxWork)) {
             throw new UserInputException(String.format(Locale.ROOT,
-                    "%s: the run would take about %s of core time, more than --max-work %s; reduce them, or raise --max-work (in seconds) if you mean it",
-                    options, duration(coreSeconds), duration(common.maxWork)));
+                    "%s: the run would take %s of core time, more than --max-work %s; reduce them, or raise --max-work (in seconds) if you mean it",
+                    options, Double.isFinite(coreSeconds) ? "about " + duration(coreSeconds) : "an unbounded amount", duration(common.maxWork)));
         }
         if (coreSeconds > 60 || common.verbose || common.dryRun) {
             spec.commandLine().getErr().printf(Locale.ROOT, "%s: %s (from %s; limit --max-work %s)%n", spec.name(), describe(coreSeconds, driverBytes), options,
