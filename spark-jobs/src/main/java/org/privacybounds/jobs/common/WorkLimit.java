@@ -45,7 +45,7 @@ public final class WorkLimit {
         return "estimate " + duration(seconds) + " of core time, " + bytes(bytes) + " of driver memory";
     }
 
-    static String duration(double s) {
+    public static String duration(double s) {
         if (!Double.isFinite(s)) {
             return "forever";
         }

@@ -18,6 +18,7 @@ import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.smoothed.sdp.VertexEnumeration;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -113,6 +114,18 @@ public final class SmoothedCommand implements Callable<Integer> {
         DistributionSet given = pi.needsSpark() ? null : pi.read();
         PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
         double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
+        // every assignment beyond --max-work, but the table of delta within it: certified two-sided bounds instead
+        boolean beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()).equals("enumeration")
+                && !(cost[0] <= common.maxWork) && n <= 1_000_000;
+        if (beyond) {
+            double[] table = VertexEnumeration.tableEstimate(n, reduced.exact().categories(), reduced.exact().size(), eps.length);
+            beyond = table[0] <= common.maxWork;
+            if (beyond) {
+                spec.commandLine().getErr().printf(java.util.Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
+                        + " reporting certified bounds from the table of delta instead (%s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(table[0]));
+                cost = table;
+            }
+        }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
         try (OutputDir out = OutputDir.begin(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "smoothed");
@@ -127,8 +140,17 @@ public final class SmoothedCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             java.util.function.Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
             DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
-            List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress);
-            List<SmoothedValue> lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress) : null;
+            List<SmoothedValue> values;
+            List<SmoothedValue> lower;
+            if (beyond) {
+                List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts,
+                        progress);
+                values = b.get(0);
+                lower = b.get(1);
+            } else {
+                values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress);
+                lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress) : null;
+            }
             double secs = (System.nanoTime() - t0) / 1e9;
             double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
             ObjectNode root = Json.object();
@@ -163,8 +185,10 @@ public final class SmoothedCommand implements Callable<Integer> {
                     Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
                     r.set("lowerArgmaxAssignment", Json.MAPPER.valueToTree(lo.argmaxAssignment()));
                     r.put("log10Gap", v.log10Delta() - lo.log10Delta());
-                    r.put("method", "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
-                            + "); the exact delta_SDP over the hull lies between");
+                    r.put("method", beyond ? "bounds (every assignment is beyond --max-work): delta is an upper bound (" + v.method()
+                            + "), lowerDelta a lower bound (" + lo.method() + "); the exact delta_SDP lies between"
+                            : "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
+                                    + "); the exact delta_SDP over the hull lies between");
                 }
                 rows.add(SmoothedSweepCommand.csvRow(n, t, v, logDp, compose));
             }
@@ -184,8 +208,9 @@ public final class SmoothedCommand implements Callable<Integer> {
                     o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
                             Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
                     if (lower != null) {
-                        o.printf("%-10s %-14.6e %-13.5f %-22s (lower bound over the inner polytope)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
-                                Arrays.toString(lower.get(i).argmaxAssignment()));
+                        o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
+                                Arrays.toString(lower.get(i).argmaxAssignment()), beyond ? "lower bound: every record on one vertex, exact"
+                                        : "lower bound over the inner polytope");
                     }
                 }
                 o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);

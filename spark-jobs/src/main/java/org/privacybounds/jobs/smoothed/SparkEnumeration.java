@@ -11,6 +11,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.HullBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.smoothed.sdp.VertexEnumeration;
 
@@ -28,27 +29,10 @@ final class SparkEnumeration {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         int m = vertices.categories();
         int l = vertices.size();
-        VertexEnumeration.check(n, m);
         int histograms = VertexEnumeration.histograms(n, m);
-        long t0 = System.nanoTime();
-        // stage 1: delta(H) for every histogram, in ranges of ranks
-        int chunks = Math.max(1, Math.min(histograms, 4 * partitions));
-        List<int[]> ranges = new ArrayList<>();
-        for (int c = 0; c < chunks; c++) {
-            ranges.add(new int[] {(int) ((long) histograms * c / chunks), (int) ((long) histograms * (c + 1) / chunks)});
-        }
-        List<double[][]> parts = jsc.parallelize(ranges, chunks).map(r -> VertexEnumeration.deltas(mechanism, n, m, eps, r[0], r[1])).collect();
-        double[][] logDelta = new double[eps.length][histograms];
-        double relErr = 0;
-        for (int c = 0; c < chunks; c++) {
-            int[] r = ranges.get(c);
-            for (int e = 0; e < eps.length; e++) {
-                System.arraycopy(parts.get(c)[e], 0, logDelta[e], r[0], r[1] - r[0]);
-                relErr = Math.max(relErr, parts.get(c)[e][r[1] - r[0]]);
-            }
-        }
-        progress.accept(String.format(Locale.ROOT, "delta of all %,d histograms of %d records over %d categories in %.1f s", histograms, n, m,
-                (System.nanoTime() - t0) / 1e9));
+        Table t = table(spark, n, mechanism, m, eps, partitions, progress);
+        double[][] logDelta = t.logDelta();
+        double relErr = t.relErr();
         // stage 2: the assignments, in ranges of the first count of about equal cost, a few jobs for progress
         Broadcast<double[][]> table = jsc.broadcast(logDelta);
         List<int[]> work = balanced(n, m, l, Math.max(1, 2 * partitions) * 3);
@@ -74,6 +58,59 @@ final class SparkEnumeration {
                     "exact: every one of the %,d assignments and %,d histograms, on the executors", best.evaluated(), histograms), best.evaluated(), 0));
         }
         return out;
+    }
+
+    /** ln delta(H) of every histogram by rank, [eps][rank], and the largest relative error bound among them. */
+    record Table(double[][] logDelta, double relErr) {
+    }
+
+    /** Stage 1: delta(H) for every histogram of n records over m categories, in ranges of ranks on the executors. */
+    static Table table(SparkSession spark, int n, SamplingHistogramMechanism mechanism, int m, double[] eps, int partitions, Consumer<String> progress) {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        VertexEnumeration.check(n, m);
+        int histograms = VertexEnumeration.histograms(n, m);
+        long t0 = System.nanoTime();
+        int chunks = Math.max(1, Math.min(histograms, 4 * partitions));
+        List<int[]> ranges = new ArrayList<>();
+        for (int c = 0; c < chunks; c++) {
+            ranges.add(new int[] {(int) ((long) histograms * c / chunks), (int) ((long) histograms * (c + 1) / chunks)});
+        }
+        List<double[][]> parts = jsc.parallelize(ranges, chunks).map(r -> VertexEnumeration.deltas(mechanism, n, m, eps, r[0], r[1])).collect();
+        double[][] logDelta = new double[eps.length][histograms];
+        double relErr = 0;
+        for (int c = 0; c < chunks; c++) {
+            int[] r = ranges.get(c);
+            for (int e = 0; e < eps.length; e++) {
+                System.arraycopy(parts.get(c)[e], 0, logDelta[e], r[0], r[1] - r[0]);
+                relErr = Math.max(relErr, parts.get(c)[e][r[1] - r[0]]);
+            }
+        }
+        progress.accept(String.format(Locale.ROOT, "delta of all %,d histograms of %d records over %d categories in %.1f s", histograms, n, m,
+                (System.nanoTime() - t0) / 1e9));
+        return new Table(logDelta, relErr);
+    }
+
+    /**
+     * Beyond exact reach: the table of delta (stage 1) and {@link HullBounds} on it. Returns {upper, lower}: the upper bound
+     * as the reported delta, the lower bound as the exact value of the best all-on-one-vertex assignment.
+     */
+    static List<List<SmoothedValue>> bounds(SparkSession spark, int n, SamplingHistogramMechanism mechanism, DistributionSet vertices, double[] eps,
+            int partitions, Consumer<String> progress) {
+        int m = vertices.categories();
+        Table t = table(spark, n, mechanism, m, eps, partitions, progress);
+        HullBounds.Bounds[] b = HullBounds.of(n, vertices, eps, t.logDelta(), t.relErr(), mechanism.logDpDelta(n));
+        List<SmoothedValue> upper = new ArrayList<>();
+        List<SmoothedValue> lower = new ArrayList<>();
+        for (int e = 0; e < eps.length; e++) {
+            int[] pure = new int[vertices.size()];
+            pure[b[e].lowerVertex()] = n;
+            double gap = b[e].logLower() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.expm1(b[e].logUpper() - b[e].logLower());
+            upper.add(new SmoothedValue(eps[e], b[e].logUpper(), pure, gap, String.format(Locale.ROOT,
+                    "upper bound: the largest delta over the Hoeffding box of the counts (t = %.1f) plus 2m exp(-2t^2/n) T/n", b[e].t()), 0, 0));
+            lower.add(new SmoothedValue(eps[e], b[e].logLower(), pure, t.relErr(), "lower bound: every record on vertex " + (b[e].lowerVertex() + 1)
+                    + " (one of the assignments), evaluated exactly", 1, 0));
+        }
+        return List.of(upper, lower);
     }
 
     /**

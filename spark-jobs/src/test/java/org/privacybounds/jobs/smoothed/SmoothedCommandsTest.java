@@ -24,6 +24,34 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     @Test
+    void beyondExactReachTheCommandReportsCertifiedBoundsAroundTheExactValue() {
+        // n = 120, three categories, three vertices: every assignment takes about 7 core-seconds by the estimate, the table
+        // about 5; with --max-work 6 the command reports bounds, and the exact run (default limit) must lie between them
+        String[] base = {"smoothed", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8",
+            "--json"};
+        Run bounded = run(append(base, "--max-work", "6"));
+        assertEquals(0, bounded.exitCode(), bounded.err());
+        assertTrue(bounded.err().contains("reporting certified bounds"), bounded.err());
+        Run exact = run(base);
+        assertEquals(0, exact.exitCode(), exact.err());
+        for (int i = 0; i < 2; i++) {
+            JsonNode b = bounded.json().get("results").get(i);
+            double x = exact.json().get("results").get(i).get("log10Delta").asDouble();
+            assertTrue(exact.json().get("results").get(i).get("method").asText().startsWith("exact"));
+            assertTrue(b.get("method").asText().startsWith("bounds (every assignment is beyond --max-work)"), b.get("method").asText());
+            assertTrue(b.get("log10LowerDelta").asDouble() <= x + 1e-12, b + " vs " + x);
+            assertTrue(b.get("log10Delta").asDouble() >= x - 1e-12, b + " vs " + x);
+            assertEquals(b.get("log10Delta").asDouble() - b.get("log10LowerDelta").asDouble(), b.get("log10Gap").asDouble(), 1e-12);
+        }
+    }
+
+    private static String[] append(String[] a, String... more) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        System.arraycopy(more, 0, out, a.length, more.length);
+        return out;
+    }
+
+    @Test
     void smoothedJsonMatchesFullEnumerationAndNamesTheVertices() {
         Run r = run("smoothed", "--n", "300", "--sample-size", "290", "--epsilon", "0.5,2", "--distributions", "0.3,0.7;0.8,0.2;0.5,0.5", "--json");
         assertEquals(0, r.exitCode(), r.err());
