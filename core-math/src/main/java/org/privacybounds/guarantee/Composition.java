@@ -47,7 +47,10 @@ public final class Composition {
 
     /** The branch of {@link #general}'s minimum that gives its eps. */
     public static String generalBranch(long k, double epsilon, double deltaPrime) {
-        double[] v = generalCandidates(k, epsilon, deltaPrime);
+        return branch(generalCandidates(k, epsilon, deltaPrime));
+    }
+
+    private static String branch(double[] v) {
         if (v[0] <= v[1] && v[0] <= v[2]) {
             return "k eps";
         }
@@ -67,7 +70,7 @@ public final class Composition {
         double delta = g.delta();
         double dTot = -Math.expm1(k * Math.log1p(-delta) + Math.log1p(-deltaPrime));
         return Guarantee.of(eps, Math.min(1, dTot), "general composition (Kairouz et al. Theorem 3.4) of " + k + " runs, delta' = " + deltaPrime
-                + ", branch " + generalBranch(k, g.epsilon(), deltaPrime) + ", of: " + g.method(), g.relativeError());
+                + ", branch " + branch(v) + ", of: " + g.method(), g.relativeError());
     }
 
     private static double[] generalCandidates(long k, double epsilon, double deltaPrime) {

@@ -19,8 +19,11 @@ public final class DpSgdAccountant {
     private DpSgdAccountant() {
     }
 
-    /** One order of the RDP curve: the composed RDP after all steps and how it was obtained. */
-    public record Point(double order, double rdp, String method) {
+    /**
+     * One order of the RDP curve: the composed RDP after all steps, the eps it converts to at that order by each conversion,
+     * and how the RDP was obtained.
+     */
+    public record Point(double order, double rdp, double epsilon, double classicEpsilon, String method) {
     }
 
     /**
@@ -79,7 +82,7 @@ public final class DpSgdAccountant {
             // nothing is released: (0, 0)-DP, whatever the conversion
             for (double a : orders) {
                 SubsampledGaussianRdp.rdp(q, sigma, a); // the same argument checks
-                curve.add(new Point(a, 0, "no steps"));
+                curve.add(new Point(a, 0, 0, 0, "no steps"));
             }
             return new Result(q, sigma, 0, delta, 0, orders[0], 0, orders[0], List.copyOf(curve));
         }
@@ -89,13 +92,13 @@ public final class DpSgdAccountant {
         double classicOrder = Double.NaN;
         for (double a : orders) {
             double rho = steps * SubsampledGaussianRdp.rdp(q, sigma, a);
-            curve.add(new Point(a, rho, SubsampledGaussianRdp.method(a)));
             double e = RdpConversion.IMPROVED.epsilon(a, rho, delta);
             if (e < best) {
                 best = e;
                 bestOrder = a;
             }
             double c = RdpConversion.CLASSIC.epsilon(a, rho, delta);
+            curve.add(new Point(a, rho, e, c, SubsampledGaussianRdp.method(a)));
             if (c < classic) {
                 classic = c;
                 classicOrder = a;

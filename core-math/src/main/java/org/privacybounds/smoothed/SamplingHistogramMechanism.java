@@ -122,15 +122,6 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + FLOATING_POINT_ALLOWANCE, worst, method);
     }
 
-    /** {@link #profile} at every eps of a list (one exact sum per eps and neighbour pair). */
-    public ProfileValue[] profiles(int[] h, double[] eps) {
-        ProfileValue[] out = new ProfileValue[eps.length];
-        for (int e = 0; e < eps.length; e++) {
-            out[e] = profile(h, eps[e]);
-        }
-        return out;
-    }
-
     /**
      * The worst-case (DP) delta of this mechanism for databases of n records, valid for every
      * eps >= 0 (seed 000 Theorem 3 (iii), Appendix E.1 / F): {@code T/n} without replacement

@@ -202,21 +202,4 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
         v[v.length - 1] = m;
         return v;
     }
-
-    /** ln of a Chernoff bound on Pr[X < l] + Pr[X > r], X ~ Bin(m, p). */
-    static double tails(int m, double p, int l, int r) {
-        double t = Double.NEGATIVE_INFINITY;
-        if (m == 0) {
-            return t;
-        }
-        if (l > 0) {
-            double a = (double) l / m;
-            t = LogMath.logAdd(t, a < p ? -m * ChernoffBound.kl(a, p) : 0);
-        }
-        if (r < m) {
-            double a = (double) r / m;
-            t = LogMath.logAdd(t, a > p ? -m * ChernoffBound.kl(a, p) : 0);
-        }
-        return t;
-    }
 }

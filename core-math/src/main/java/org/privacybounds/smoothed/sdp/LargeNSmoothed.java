@@ -115,12 +115,10 @@ public final class LargeNSmoothed {
     /** The default source: delta(h) computed here, sequentially. */
     public static DeltaSource local(SamplingHistogramMechanism mechanism, int n, double[] eps) {
         return (hs, which) -> {
-            double[] wanted = java.util.stream.IntStream.range(0, eps.length).filter(k -> which[k]).mapToDouble(k -> eps[k]).toArray();
             double[][] out = new double[hs.length][eps.length];
             for (int i = 0; i < hs.length; i++) {
-                org.privacybounds.smoothed.ProfileValue[] v = mechanism.profiles(new int[] {hs[i], n - hs[i]}, wanted);
-                for (int e = 0, w = 0; e < eps.length; e++) {
-                    out[i][e] = which[e] ? v[w++].logDelta() : Double.NaN;
+                for (int e = 0; e < eps.length; e++) {
+                    out[i][e] = which[e] ? mechanism.profile(new int[] {hs[i], n - hs[i]}, eps[e]).logDelta() : Double.NaN;
                 }
             }
             return out;

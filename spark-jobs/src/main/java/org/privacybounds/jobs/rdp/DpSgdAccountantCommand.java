@@ -129,10 +129,10 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 ObjectNode o = rdp.addObject();
                 o.put("order", pt.order());
                 o.put("value", pt.rdp());
-                o.put("epsilon", RdpConversion.IMPROVED.epsilon(pt.order(), pt.rdp(), delta));
-                o.put("classicEpsilon", RdpConversion.CLASSIC.epsilon(pt.order(), pt.rdp(), delta));
+                o.put("epsilon", pt.epsilon());
+                o.put("classicEpsilon", pt.classicEpsilon());
                 o.put("method", pt.method());
-                rows.add(Arrays.asList(pt.order(), pt.rdp(), o.get("epsilon").asDouble(), o.get("classicEpsilon").asDouble(), pt.method()));
+                rows.add(Arrays.asList(pt.order(), pt.rdp(), pt.epsilon(), pt.classicEpsilon(), pt.method()));
             }
             root.put("units", "eps and RDP values in nats; order alpha dimensionless");
             PrintWriter o = spec.commandLine().getOut();
@@ -153,8 +153,8 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 if (r.epsilon() > 0) {
                     // log10 eps against log10 alpha: the minimum (the reported eps) stays visible next to the orders where eps is huge
                     double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
-                    double[] e1 = rows.stream().mapToDouble(row -> Math.log10(Math.max((Double) row.get(2), Double.MIN_NORMAL))).toArray();
-                    double[] e2 = rows.stream().mapToDouble(row -> Math.log10(Math.max((Double) row.get(3), Double.MIN_NORMAL))).toArray();
+                    double[] e1 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.epsilon(), Double.MIN_NORMAL))).toArray();
+                    double[] e2 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.classicEpsilon(), Double.MIN_NORMAL))).toArray();
                     Plots.figure(String.format(Locale.ROOT, "DP-SGD: q = %s, sigma = %s, %d steps, delta = %s", q, sigma, steps, delta))
                             .x("RDP order alpha (log scale)", Plots.Scale.LOG10).y("eps at that order (nats, log scale)", Plots.Scale.LOG10)
                             .add(new Plots.Series("Canonne-Kamath-Steinke conversion", lx, e1, false, Plots.color(0)))

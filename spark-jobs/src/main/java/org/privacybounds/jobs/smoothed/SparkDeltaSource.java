@@ -79,13 +79,11 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
 
     static double[][] compute(int[] hs, Sampling sampling, int sampleSize, int n, double[] eps, boolean[] which) {
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
-        double[] wanted = java.util.stream.IntStream.range(0, eps.length).filter(k -> which[k]).mapToDouble(k -> eps[k]).toArray();
         double[][] out = new double[hs.length][eps.length];
         for (int i = 0; i < hs.length; i++) {
-            // every requested eps in one walk per neighbour pair
-            org.privacybounds.smoothed.ProfileValue[] v = m.profiles(new int[] {hs[i], n - hs[i]}, wanted);
-            for (int k = 0, w = 0; k < eps.length; k++) {
-                out[i][k] = which[k] ? v[w++].logDelta() : Double.NaN;
+            int[] h = {hs[i], n - hs[i]};
+            for (int k = 0; k < eps.length; k++) {
+                out[i][k] = which[k] ? m.profile(h, eps[k]).logDelta() : Double.NaN;
             }
         }
         return out;
