@@ -15,6 +15,7 @@ import org.privacybounds.quantized.MonteCarloMean;
 import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
+import org.privacybounds.quantized.SmoothedSgd;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,7 +60,7 @@ class QuantizedCommandsTest extends SparkTestSession {
         int[] assignment = {25, 24}; // grid:2 at n = 49: n_1 = 49, 25 (round(24.5)), 0
         double[] vals = new double[12];
         for (int t = 0; t < 12; t++) {
-            int[] h = DatabaseSampler.histogram(pi, assignment, DatabaseSampler.trialSeed(7, QuantizedSgdCommand.settingKey(49, assignment), t));
+            int[] h = DatabaseSampler.histogram(pi, assignment, DatabaseSampler.trialSeed(7, SmoothedSgd.settingKey(49, assignment), t));
             vals[t] = m.profile(h, new double[] {0.5, 2})[0].delta(); // the eps list of the run: sums are grouped by it
         }
         MonteCarloMean mc = MonteCarloMean.of(vals, 7.0 / 49, 0.99);
@@ -113,7 +114,7 @@ class QuantizedCommandsTest extends SparkTestSession {
         assertEquals(Math.log10(1.0 / 49), org.privacybounds.testing.PlotAssertions.series(fig, "1/n").get("points").get(1).get(1).asDouble(), 1e-12);
         assertEquals(1 + 2, Files.readAllLines(out.resolve("summary.csv")).size());
         assertEquals(1 + 2 * 2, Files.readAllLines(out.resolve("rows.csv")).size());
-        assertTrue(Files.readString(out.resolve("rows.csv")).startsWith(String.join(",", QuantizedSgdCommand.ROW_HEADER)));
+        assertTrue(Files.readString(out.resolve("rows.csv")).startsWith("n,T,assignment,epsilon,trials,mean,log10Mean,stdError,ciLow,ciHigh,ciMethod,studentLow,studentHigh,bernsteinLow,bernsteinHigh,maxDelta,heuristicMean,heuristicTightFraction,maxRelativeError\n"));
         assertFalse(Files.exists(tmp.resolve(".run.work")), "the work folder is removed after the commit");
     }
 
