@@ -87,6 +87,12 @@ public final class DarrmOptimizer {
         return Arrays.copyOfRange(gamma, mid, gamma.length);
     }
 
+    /** {@link #optimize(ConstraintSet, double, double, double[], Separation, Consumer)} with every scan in this thread, no progress. */
+    public static Result optimize(ConstraintSet set, double m, double delta, double[] c) {
+        double em = Math.exp(m * set.epsilon());
+        return optimize(set, m, delta, c, (x, th, keep) -> set.scanAll(x, em, th, keep), null);
+    }
+
     /**
      * @param set      the constraints (K, eps, Delta)
      * @param m        the privacy allowance (target m eps)

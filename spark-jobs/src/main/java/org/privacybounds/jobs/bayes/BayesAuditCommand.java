@@ -12,18 +12,15 @@ import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import org.privacybounds.bayes.BayesAudit;
 import org.privacybounds.bayes.ChainAudit;
-import org.privacybounds.bayes.ChainAudit.Config;
 import org.privacybounds.bayes.ChainAudit.Part;
 import org.privacybounds.bayes.Mechanism;
 import org.privacybounds.bayes.Mechanism.SmoothBeta;
 import org.privacybounds.bayes.PosteriorFamily;
-import org.privacybounds.bayes.SmoothedBernoulli;
 import org.privacybounds.bayes.Statements;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -61,7 +58,6 @@ import picocli.CommandLine.Spec;
 public final class BayesAuditCommand implements Callable<Integer> {
     /** The largest n: the audit is exact over all (n+1)^2 (database, output) pairs. */
     static final int MAX_N = 100_000;
-    static final double DP_TOLERANCE = 1e-12;
     /** The largest nominal eps audited. */
     static final double MAX_EPSILON = 1e6;
 
@@ -108,24 +104,6 @@ public final class BayesAuditCommand implements Callable<Integer> {
     record Task(int n, int from, int to) implements Serializable {
     }
 
-    /** What a task needs besides its range. */
-    record Setup(double[] eps, double delta, SmoothBeta beta, double[] fractions) implements Serializable {
-        List<Config> configs(PosteriorFamily f) {
-            List<Config> out = new ArrayList<>();
-            for (Mechanism m : Mechanism.values()) {
-                for (double e : eps) {
-                    double[] loss = new double[fractions.length + 1];
-                    loss[0] = e;
-                    for (int i = 0; i < fractions.length; i++) {
-                        loss[i + 1] = fractions[i] * e;
-                    }
-                    out.add(new Config(m.label(), e, m.sensitivity(f, e, delta, beta), loss));
-                }
-            }
-            return out;
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         List<Long> ns = Ranges.longs("--n", nList);
@@ -170,7 +148,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
             OutputDir.mark(out, "sparkStart");
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             int parallelism = jsc.defaultParallelism();
-            Setup setup = new Setup(eps, delta, beta, fractions);
+            BayesAudit.Setup setup = new BayesAudit.Setup(eps, delta, beta, fractions);
             PrintWriter err = spec.commandLine().getErr();
             // the audit: rows of every n in ranges of about equal work
             long t0 = System.nanoTime();
@@ -184,77 +162,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
                     .forEach(o -> byN.merge(((Task) o[0]).n(), (Part) o[1], Part::merge));
             double auditSeconds = (System.nanoTime() - t0) / 1e9;
             err.printf("bayes-audit: audited %d n x %d eps x 3 mechanisms in %d tasks, %.1f s%n", ns.size(), eps.length, tasks.size(), auditSeconds);
-            // smoothed delta, per n, all profiles in one pass
-            List<ObjectNode> rows = new ArrayList<>();
-            List<List<Object>> csv = new ArrayList<>();
-            List<List<Object>> fracCsv = new ArrayList<>();
+            // smoothed delta and the summary rows, per n
+            List<BayesAudit.Row> rows = new ArrayList<>();
             int done = 0;
             for (var entry : byN.entrySet()) {
-                int n = entry.getKey();
-                Part p = entry.getValue();
-                List<Config> cfgs = setup.configs(new PosteriorFamily(n));
-                int losses = fractions.length + 1;
-                double[][] profiles = new double[cfgs.size() * losses][];
-                double[][] errors = new double[cfgs.size() * losses][];
-                for (int c = 0; c < cfgs.size(); c++) {
-                    for (int e = 0; e < losses; e++) {
-                        profiles[c * losses + e] = p.profileLogDelta(c, e);
-                        errors[c * losses + e] = p.profileLogError(c, e);
-                    }
-                }
-                SmoothedBernoulli.Result[] sm = SmoothedBernoulli.maximise(profiles, errors, pi[0], pi[1]);
-                for (int c = 0; c < cfgs.size(); c++) {
-                    Config cfg = cfgs.get(c);
-                    ObjectNode r = Json.object();
-                    r.put("mechanism", cfg.label());
-                    r.put("n", n);
-                    r.put("epsilon", cfg.epsilon());
-                    r.put("maxLogRatio", p.maxLogRatio[c]);
-                    r.put("realisedOverNominal", p.maxLogRatio[c] / cfg.epsilon());
-                    ObjectNode w = r.putObject("witness");
-                    w.put("k", p.witness[c].k());
-                    w.put("kNeighbor", p.witness[c].kNeighbor());
-                    w.put("outputJ", p.witness[c].output());
-                    Json.putLogPair(r, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][0]);
-                    Json.put(r, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, 0));
-                    boolean pure = p.maxLogRatio[c] <= cfg.epsilon() * (1 + DP_TOLERANCE);
-                    r.put("isPureDP", pure);
-                    Json.putLogPair(r, "smoothedDelta", "log10SmoothedDelta", sm[c * losses].logDelta());
-                    Json.put(r, "smoothedDeltaRelativeErrorBound", sm[c * losses].relativeErrorBound());
-                    double[] worstLoss = p.maxExpectedLoss(c);
-                    r.put("expectedHellinger", p.meanExpectedLoss(c));
-                    r.put("worstExpectedHellinger", worstLoss[0]);
-                    r.put("worstExpectedHellingerK", (long) worstLoss[1]);
-                    r.put("probabilityTrue", p.meanProbabilityBest(c));
-                    double[] sens = cfg.sensitivity();
-                    r.put("sensitivityMin", Arrays.stream(sens).min().getAsDouble());
-                    r.put("sensitivityMax", Arrays.stream(sens).max().getAsDouble());
-                    ArrayNode fr = r.putArray("atFractions");
-                    for (int e = 1; e < losses; e++) {
-                        ObjectNode f = fr.addObject();
-                        f.put("fraction", fractions[e - 1]);
-                        f.put("epsilon", cfg.lossEpsilons()[e]);
-                        Json.putLogPair(f, "worstCaseDelta", "log10WorstCaseDelta", p.worstLogDelta[c][e]);
-                        Json.put(f, "worstCaseDeltaRelativeErrorBound", p.worstRelativeError(c, e));
-                        ArrayNode wp = f.putArray("worstPair");
-                        wp.add(p.worstPair[c][e].k()).add(p.worstPair[c][e].kNeighbor());
-                        Json.putLogPair(f, "smoothedDelta", "log10SmoothedDelta", sm[c * losses + e].logDelta());
-                        Json.put(f, "smoothedDeltaRelativeErrorBound", sm[c * losses + e].relativeErrorBound());
-                        f.put("smoothedArgmaxRecordsAtPHigh", sm[c * losses + e].argmaxHigh());
-                        fracCsv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), fractions[e - 1], cfg.lossEpsilons()[e],
-                                Math.exp(p.worstLogDelta[c][e]), log10(p.worstLogDelta[c][e]), (long) p.worstPair[c][e].k(), (long) p.worstPair[c][e].kNeighbor(),
-                                Math.exp(sm[c * losses + e].logDelta()), log10(sm[c * losses + e].logDelta()), (long) sm[c * losses + e].argmaxHigh(),
-                                p.worstRelativeError(c, e), sm[c * losses + e].relativeErrorBound()));
-                    }
-                    rows.add(r);
-                    csv.add(Arrays.asList(cfg.label(), (long) n, cfg.epsilon(), p.maxLogRatio[c], p.maxLogRatio[c] / cfg.epsilon(),
-                            (long) p.witness[c].k(), (long) p.witness[c].kNeighbor(), (long) p.witness[c].output(), Math.exp(p.worstLogDelta[c][0]),
-                            log10(p.worstLogDelta[c][0]), pure, Math.exp(sm[c * losses].logDelta()), log10(sm[c * losses].logDelta()),
-                            p.meanExpectedLoss(c), worstLoss[0], (long) worstLoss[1], p.meanProbabilityBest(c), p.worstRelativeError(c, 0),
-                            sm[c * losses].relativeErrorBound()));
-                }
+                rows.addAll(BayesAudit.rows(entry.getKey(), entry.getValue(), setup, pi[0], pi[1]));
                 done++;
-                err.printf("bayes-audit: %d/%d n = %d summarised (smoothed delta over Bernoulli [%s, %s])%n", done, byN.size(), n, pi[0], pi[1]);
+                err.printf("bayes-audit: %d/%d n = %d summarised (smoothed delta over Bernoulli [%s, %s])%n", done, byN.size(), entry.getKey(), pi[0], pi[1]);
             }
             OutputDir.mark(out, "audit");
             ObjectNode root = Json.object();
@@ -270,21 +184,17 @@ public final class BayesAuditCommand implements Callable<Integer> {
             params.put("statementsUpTo", statementsUpTo);
             params.put("searchUpTo", searchUpTo);
             ArrayNode arr = root.putArray("rows");
-            rows.forEach(arr::add);
+            rows.forEach(r -> arr.add(json(r)));
             // statements I-III and the search, distributed over n
-            List<List<Object>> stCsv = new ArrayList<>();
+            List<Statements.Result> st = new ArrayList<>();
             if (statementsUpTo > 0) {
                 List<Integer> all = new ArrayList<>();
                 for (int n = 1; n <= statementsUpTo; n++) {
                     all.add(n);
                 }
-                List<Statements.Result> st = new ArrayList<>(jsc.parallelize(all, Math.min(all.size(), 4 * parallelism)).map(Statements::check).collect());
-                st.sort((a, b) -> Integer.compare(a.n(), b.n()));
-                root.set("statements", statementsJson(st));
-                for (Statements.Result s : st) {
-                    stCsv.add(Arrays.asList((long) s.n(), s.statementI(), s.statementIAsPrinted(), s.printedFailures().toString().replace(",", " "),
-                            s.statementII(), s.statementIII(), s.smallestRelativeGap(), s.certified(), s.enumerated()));
-                }
+                st.addAll(jsc.parallelize(all, Math.min(all.size(), 4 * parallelism)).map(Statements::check).collect());
+                st.sort((x, y) -> Integer.compare(x.n(), y.n()));
+                root.set("statements", statementsJson(BayesAudit.StatementSummary.of(st)));
                 err.printf("bayes-audit: statements I-III checked for n = 1..%d%n", statementsUpTo);
             }
             if (searchUpTo > 0) {
@@ -302,7 +212,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                printTable(o, rows);
+                ROWS.printText(o, rows);
                 if (root.has("statements")) {
                     o.println("statements I-III: " + Json.write(root.get("statements")));
                 }
@@ -313,19 +223,11 @@ public final class BayesAuditCommand implements Callable<Integer> {
             o.flush();
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                List<String> header = List.of("mechanism", "n", "epsilon", "maxLogRatio", "realisedOverNominal", "witnessK", "witnessKNeighbor",
-                        "witnessOutputJ", "worstCaseDelta", "log10WorstCaseDelta", "isPureDP", "smoothedDelta", "log10SmoothedDelta",
-                        "expectedHellinger", "worstExpectedHellinger", "worstExpectedHellingerK", "probabilityTrue", "worstCaseDeltaRelativeErrorBound",
-                        "smoothedDeltaRelativeErrorBound");
-                out.writeString("rows.csv", Csv.table(header, csv));
-                out.writeString("fractions.csv", Csv.table(List.of("mechanism", "n", "epsilon", "fraction", "epsilonPrime", "worstCaseDelta",
-                        "log10WorstCaseDelta", "worstPairK", "worstPairKNeighbor", "smoothedDelta", "log10SmoothedDelta", "smoothedArgmaxRecordsAtPHigh",
-                        "worstCaseDeltaRelativeErrorBound", "smoothedDeltaRelativeErrorBound"), fracCsv));
-                if (!stCsv.isEmpty()) {
-                    out.writeString("statements.csv", Csv.table(List.of("n", "statementI", "statementIAsPrinted", "printedFailures", "statementII",
-                            "statementIII", "smallestRelativeGap", "certified", "enumerated"), stCsv));
+                ROWS.write(out, spark, "rows", rows);
+                out.writeString("fractions.csv", FRACTIONS.csv(fractionRows(rows)));
+                if (!st.isEmpty()) {
+                    out.writeString("statements.csv", STATEMENTS.csv(st));
                 }
-                out.writeParquet(spark, "rows.parquet", PARQUET_SCHEMA, csv);
                 plots(out, rows, eps);
                 String p = out.commit();
                 err.println("bayes-audit: wrote " + p);
@@ -352,123 +254,136 @@ public final class BayesAuditCommand implements Callable<Integer> {
         return out;
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode statementsJson(List<Statements.Result> st) {
-        ObjectNode s = Json.object();
-        s.put("upToN", st.size());
-        s.put("statementIHoldsFromN2", st.stream().filter(r -> r.n() >= 2).allMatch(Statements.Result::statementI));
-        s.put("statementIIHolds", st.stream().allMatch(Statements.Result::statementII));
-        s.put("statementIIIHoldsFromN4", st.stream().filter(r -> r.n() >= 4).allMatch(Statements.Result::statementIII));
-        s.set("statementIIIFailsAtN", Json.MAPPER.valueToTree(st.stream().filter(r -> !r.statementIII()).map(Statements.Result::n).toList()));
-        s.put("statementIAsPrintedFailsForNs", st.stream().filter(r -> !r.statementIAsPrinted()).count());
-        s.put("allCertified", st.stream().filter(r -> r.n() >= 4).allMatch(Statements.Result::certified));
-        s.put("smallestRelativeGap", st.stream().filter(r -> r.n() >= 4).mapToDouble(Statements.Result::smallestRelativeGap).min().orElse(Double.NaN));
-        s.put("localSensitivityEnumeratedUpToN", Math.min(st.size(), Statements.ENUMERATION_MAX_N));
+    private static com.fasterxml.jackson.databind.JsonNode statementsJson(BayesAudit.StatementSummary sum) {
+        ObjectNode s = Json.MAPPER.valueToTree(sum);
         s.put("note", "statement I as printed fails at k = x0 - 1 and x0 for every even n and near the centre for odd n; "
                 + "the corrected form is D decreasing on 0..floor((n-1)/2), increasing on ceil((n-1)/2)..n-1");
         return s;
     }
 
     /** The local-sensitivity mechanism at every n = 1..upTo for every eps: first n with loss > eps. */
-    private static ArrayNode search(JavaSparkContext jsc, Setup setup, int upTo, int parallelism, PrintWriter err) {
+    private static ArrayNode search(JavaSparkContext jsc, BayesAudit.Setup setup, int upTo, int parallelism, PrintWriter err) {
         List<Integer> all = new ArrayList<>();
         for (int n = upTo; n >= 1; n--) {
             all.add(n); // large n first: better balance
         }
         double[] eps = setup.eps();
-        List<double[]> res = jsc.parallelize(all, Math.min(all.size(), 8 * parallelism)).map(n -> {
-            PosteriorFamily f = new PosteriorFamily(n);
-            List<Config> cs = new ArrayList<>();
-            for (double e : eps) {
-                cs.add(new Config("local", e, f.localSensitivity(), new double[] {e}));
-            }
-            Part p = ChainAudit.run(f, cs, 0, n + 1);
-            double[] r = new double[eps.length + 1];
-            r[0] = n;
-            for (int i = 0; i < eps.length; i++) {
-                r[i + 1] = p.maxLogRatio[i];
-            }
-            return r;
-        }).collect();
+        List<double[]> res = jsc.parallelize(all, Math.min(all.size(), 8 * parallelism)).map(n -> BayesAudit.localMaxLogRatios(n, eps)).collect();
+        double[][] byN = new double[upTo][];
+        for (int i = 0; i < all.size(); i++) {
+            byN[all.get(i) - 1] = res.get(i);
+        }
         ArrayNode out = Json.array();
-        for (int i = 0; i < eps.length; i++) {
-            Integer first = null;
-            double worst = 0;
-            int at = 0;
-            for (double[] r : res.stream().sorted((a, b) -> Double.compare(a[0], b[0])).toList()) {
-                double ratio = r[i + 1] / eps[i];
-                if (first == null && r[i + 1] > eps[i] * (1 + DP_TOLERANCE)) {
-                    first = (int) r[0];
-                }
-                if (ratio > worst) {
-                    worst = ratio;
-                    at = (int) r[0];
-                }
-            }
-            ObjectNode o = out.addObject();
-            o.put("mechanism", "local");
-            o.put("epsilon", eps[i]);
-            o.put("upToN", upTo);
-            if (first == null) {
-                o.putNull("firstViolationN");
-            } else {
-                o.put("firstViolationN", first);
-            }
-            o.put("maxRealisedOverNominal", worst);
-            o.put("atN", at);
+        for (BayesAudit.Violation v : BayesAudit.firstViolations(eps, byN)) {
+            ObjectNode o = Json.MAPPER.valueToTree(v);
+            out.add(o);
         }
         err.printf("bayes-audit: local-sensitivity mechanism searched at every n = 1..%d%n", upTo);
         return out;
     }
 
-    private static void printTable(PrintWriter o, List<ObjectNode> rows) {
-        o.printf("%-8s %-7s %-8s %-12s %-9s %-16s %-14s %-6s %-14s %-12s %s%n", "mech", "n", "epsilon", "maxLogRatio", "ratio/eps",
-                "witness k>k' j", "log10 wcDelta", "pureDP", "log10 smoothed", "E[Hellinger]", "P[true]");
-        for (ObjectNode r : rows) {
-            var w = r.get("witness");
-            o.printf("%-8s %-7d %-8.4g %-12.6g %-9.4f %-16s %-14s %-6s %-14s %-12.6g %.6g%n", r.get("mechanism").asText(), r.get("n").asInt(),
-                    r.get("epsilon").asDouble(), r.get("maxLogRatio").asDouble(), r.get("realisedOverNominal").asDouble(),
-                    w.get("k").asInt() + ">" + w.get("kNeighbor").asInt() + " " + w.get("outputJ").asInt(), fmt(r.get("log10WorstCaseDelta")),
-                    r.get("isPureDP").asBoolean(), fmt(r.get("log10SmoothedDelta")), r.get("expectedHellinger").asDouble(), r.get("probabilityTrue").asDouble());
+    /** A row as the JSON of the contract: the flat columns with the witness and the fractions nested. */
+    private static ObjectNode json(BayesAudit.Row r) {
+        ObjectNode o = Json.object();
+        o.put("mechanism", r.mechanism());
+        o.put("n", r.n());
+        o.put("epsilon", r.epsilon());
+        o.put("maxLogRatio", r.maxLogRatio());
+        o.put("realisedOverNominal", r.realisedOverNominal());
+        ObjectNode w = o.putObject("witness");
+        w.put("k", r.witness().k());
+        w.put("kNeighbor", r.witness().kNeighbor());
+        w.put("outputJ", r.witness().output());
+        Json.putLogPair(o, "worstCaseDelta", "log10WorstCaseDelta", r.logWorstCaseDelta());
+        Json.put(o, "worstCaseDeltaRelativeErrorBound", r.worstCaseDeltaRelativeErrorBound());
+        o.put("isPureDP", r.pureDp());
+        Json.putLogPair(o, "smoothedDelta", "log10SmoothedDelta", r.logSmoothedDelta());
+        Json.put(o, "smoothedDeltaRelativeErrorBound", r.smoothedDeltaRelativeErrorBound());
+        o.put("expectedHellinger", r.expectedHellinger());
+        o.put("worstExpectedHellinger", r.worstExpectedHellinger());
+        o.put("worstExpectedHellingerK", (long) r.worstExpectedHellingerK());
+        o.put("probabilityTrue", r.probabilityTrue());
+        o.put("sensitivityMin", r.sensitivityMin());
+        o.put("sensitivityMax", r.sensitivityMax());
+        ArrayNode fr = o.putArray("atFractions");
+        for (BayesAudit.AtFraction a : r.atFractions()) {
+            ObjectNode f = fr.addObject();
+            f.put("fraction", a.fraction());
+            f.put("epsilon", a.epsilon());
+            Json.putLogPair(f, "worstCaseDelta", "log10WorstCaseDelta", a.logWorstCaseDelta());
+            Json.put(f, "worstCaseDeltaRelativeErrorBound", a.worstCaseDeltaRelativeErrorBound());
+            f.putArray("worstPair").add(a.worstPair().k()).add(a.worstPair().kNeighbor());
+            Json.putLogPair(f, "smoothedDelta", "log10SmoothedDelta", a.logSmoothedDelta());
+            Json.put(f, "smoothedDeltaRelativeErrorBound", a.smoothedDeltaRelativeErrorBound());
+            f.put("smoothedArgmaxRecordsAtPHigh", a.smoothedArgmaxRecordsAtPHigh());
         }
+        return o;
     }
 
-    private static String fmt(com.fasterxml.jackson.databind.JsonNode v) {
-        return v == null || v.isNull() ? "-inf" : String.format(Locale.ROOT, "%.4f", v.asDouble());
+    /** The columns of rows.csv, rows.parquet and the text table. */
+    static final Columns<BayesAudit.Row> ROWS = Columns.<BayesAudit.Row>of().string("mechanism", BayesAudit.Row::mechanism).shown("mech", "%-8s")
+            .integer("n", BayesAudit.Row::n).shown("n", "%-7d").number("epsilon", BayesAudit.Row::epsilon).shown("epsilon", "%-8.4g")
+            .number("maxLogRatio", BayesAudit.Row::maxLogRatio).shown("maxLogRatio", "%-12.6g")
+            .number("realisedOverNominal", BayesAudit.Row::realisedOverNominal).shown("ratio/eps", "%-9.4f")
+            .textOnly("witness k>k' j", "%-16s", r -> r.witness().k() + ">" + r.witness().kNeighbor() + " " + r.witness().output())
+            .integer("witnessK", r -> r.witness().k()).integer("witnessKNeighbor", r -> r.witness().kNeighbor())
+            .integer("witnessOutputJ", r -> r.witness().output()).number("worstCaseDelta", r -> Math.exp(r.logWorstCaseDelta()))
+            .number("log10WorstCaseDelta", r -> LogMath.toLog10(r.logWorstCaseDelta())).shown("log10 wcDelta", "%-14.4f")
+            .bool("isPureDP", BayesAudit.Row::pureDp).shown("pureDP", "%-6s").number("smoothedDelta", r -> Math.exp(r.logSmoothedDelta()))
+            .number("log10SmoothedDelta", r -> LogMath.toLog10(r.logSmoothedDelta())).shown("log10 smoothed", "%-14.4f")
+            .number("expectedHellinger", BayesAudit.Row::expectedHellinger).shown("E[Hellinger]", "%-12.6g")
+            .number("worstExpectedHellinger", BayesAudit.Row::worstExpectedHellinger)
+            .integer("worstExpectedHellingerK", BayesAudit.Row::worstExpectedHellingerK)
+            .number("probabilityTrue", BayesAudit.Row::probabilityTrue).shown("P[true]", "%.6g")
+            .number("worstCaseDeltaRelativeErrorBound", BayesAudit.Row::worstCaseDeltaRelativeErrorBound)
+            .number("smoothedDeltaRelativeErrorBound", BayesAudit.Row::smoothedDeltaRelativeErrorBound);
+
+    /** A fraction's values with the row they belong to. */
+    record FractionRow(BayesAudit.Row row, BayesAudit.AtFraction at) {
     }
 
-    private static Double log10(double ln) {
-        return ln == Double.NEGATIVE_INFINITY ? null : LogMath.toLog10(ln);
+    static List<FractionRow> fractionRows(List<BayesAudit.Row> rows) {
+        List<FractionRow> out = new ArrayList<>();
+        rows.forEach(r -> r.atFractions().forEach(a -> out.add(new FractionRow(r, a))));
+        return out;
     }
 
-    /** The columns of rows.csv as a Parquet schema. */
-    static final StructType PARQUET_SCHEMA = new StructType().add("mechanism", DataTypes.StringType).add("n", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
-                .add("maxLogRatio", DataTypes.DoubleType).add("realisedOverNominal", DataTypes.DoubleType).add("witnessK", DataTypes.LongType)
-                .add("witnessKNeighbor", DataTypes.LongType).add("witnessOutputJ", DataTypes.LongType).add("worstCaseDelta", DataTypes.DoubleType)
-                .add("log10WorstCaseDelta", DataTypes.DoubleType).add("isPureDP", DataTypes.BooleanType).add("smoothedDelta", DataTypes.DoubleType)
-                .add("log10SmoothedDelta", DataTypes.DoubleType).add("expectedHellinger", DataTypes.DoubleType)
-                .add("worstExpectedHellinger", DataTypes.DoubleType).add("worstExpectedHellingerK", DataTypes.LongType)
-                .add("probabilityTrue", DataTypes.DoubleType).add("worstCaseDeltaRelativeErrorBound", DataTypes.DoubleType)
-                .add("smoothedDeltaRelativeErrorBound", DataTypes.DoubleType);
+    /** The columns of fractions.csv. */
+    static final Columns<FractionRow> FRACTIONS = Columns.<FractionRow>of().string("mechanism", f -> f.row().mechanism()).integer("n", f -> f.row().n())
+            .number("epsilon", f -> f.row().epsilon()).number("fraction", f -> f.at().fraction()).number("epsilonPrime", f -> f.at().epsilon())
+            .number("worstCaseDelta", f -> Math.exp(f.at().logWorstCaseDelta())).number("log10WorstCaseDelta", f -> LogMath.toLog10(f.at().logWorstCaseDelta()))
+            .integer("worstPairK", f -> f.at().worstPair().k()).integer("worstPairKNeighbor", f -> f.at().worstPair().kNeighbor())
+            .number("smoothedDelta", f -> Math.exp(f.at().logSmoothedDelta())).number("log10SmoothedDelta", f -> LogMath.toLog10(f.at().logSmoothedDelta()))
+            .integer("smoothedArgmaxRecordsAtPHigh", f -> f.at().smoothedArgmaxRecordsAtPHigh())
+            .number("worstCaseDeltaRelativeErrorBound", f -> f.at().worstCaseDeltaRelativeErrorBound())
+            .number("smoothedDeltaRelativeErrorBound", f -> f.at().smoothedDeltaRelativeErrorBound());
+
+    /** The columns of statements.csv. */
+    static final Columns<Statements.Result> STATEMENTS = Columns.<Statements.Result>of().integer("n", Statements.Result::n)
+            .bool("statementI", Statements.Result::statementI).bool("statementIAsPrinted", Statements.Result::statementIAsPrinted)
+            .string("printedFailures", r -> r.printedFailures().toString().replace(",", " ")).bool("statementII", Statements.Result::statementII)
+            .bool("statementIII", Statements.Result::statementIII).number("smallestRelativeGap", Statements.Result::smallestRelativeGap)
+            .bool("certified", Statements.Result::certified).bool("enumerated", Statements.Result::enumerated);
 
     /**
      * privacy-loss.png: realised loss over nominal eps against n (one reference line at 1, whatever the eps grid);
      * utility.png: expected Hellinger distance on a log axis. One colour per (mechanism, eps).
      */
-    static List<Plots.Figure> plots(OutputDir out, List<ObjectNode> rows, double[] eps) {
+    static List<Plots.Figure> plots(OutputDir out, List<BayesAudit.Row> rows, double[] eps) {
         List<Plots.Series> loss = new ArrayList<>();
         List<Plots.Series> util = new ArrayList<>();
-        double[] nsAll = rows.stream().mapToDouble(r -> r.get("n").asDouble()).distinct().sorted().toArray();
+        double[] nsAll = rows.stream().mapToDouble(BayesAudit.Row::n).distinct().sorted().toArray();
         int color = 0;
         for (Mechanism m : Mechanism.values()) {
             for (double e : eps) {
-                List<ObjectNode> sel = rows.stream().filter(r -> r.get("mechanism").asText().equals(m.label()) && r.get("epsilon").asDouble() == e).toList();
+                List<BayesAudit.Row> sel = rows.stream().filter(r -> r.mechanism().equals(m.label()) && r.epsilon() == e).toList();
                 if (sel.isEmpty()) {
                     continue;
                 }
-                double[] x = sel.stream().mapToDouble(r -> r.get("n").asDouble()).toArray();
+                double[] x = sel.stream().mapToDouble(BayesAudit.Row::n).toArray();
                 String name = m.label() + ", eps = " + e;
-                loss.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> r.get("maxLogRatio").asDouble() / e).toArray(), false, Plots.color(color)));
-                util.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> Math.log10(r.get("expectedHellinger").asDouble())).toArray(), false,
+                loss.add(new Plots.Series(name, x, sel.stream().mapToDouble(BayesAudit.Row::realisedOverNominal).toArray(), false, Plots.color(color)));
+                util.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> Math.log10(r.expectedHellinger())).toArray(), false,
                         Plots.color(color)));
                 color++;
             }

@@ -236,7 +236,8 @@ public final class Columns<T> {
 
     private static String cell(String format, Object v) {
         if (v == null || (v instanceof Double d && !Double.isFinite(d))) {
-            return String.format(Locale.ROOT, headerFormat(format), v == null ? "-" : Double.isNaN((Double) v) ? "-" : v.toString());
+            String shown = v == null || Double.isNaN((Double) v) ? "-" : (Double) v > 0 ? "inf" : "-inf";
+            return String.format(Locale.ROOT, headerFormat(format), shown);
         }
         return String.format(Locale.ROOT, format, v);
     }

@@ -19,8 +19,11 @@ public final class OptionNames {
             entry("rho", "--correlation"), entry("secret index", "--secret-index"), entry("t", "--threshold"), entry("form", "--form"),
             entry("counts", "--counts"), entry("noise eps", "--noise-epsilon"), entry("T", "--sample-size"), entry("symmetric fold", "--symmetric"),
             entry("n", "--n"), entry("Pi", "--distributions"), entry("eta", "--eta"), entry("lost", "--lost"), entry("lost fraction", "--lost-fraction"),
-            entry("sample fraction", "--sample-fraction"), entry("steps", "--steps"), entry("assignments", "--assignments"), entry("ci", "--ci"));
-    private static final Map<String, Map<String, String>> BY_COMMAND = Map.of("quantized-sgd", Map.of("T", "--batch-size"), "quantized-profile",
+            entry("sample fraction", "--sample-fraction"), entry("epsilon", "--epsilon"), entry("steps", "--steps"), entry("assignments", "--assignments"), entry("ci", "--ci"));
+    private static final Map<String, String> DARRM = Map.of("K", "--k", "m", "--m", "Delta", "--delta-mech", "M", "--subsample", "delta'",
+            "--delta-prime", "m eps", "--m x --epsilon", "Beta prior", "--prior");
+    private static final Map<String, Map<String, String>> BY_COMMAND = Map.of("darrm-optimize", DARRM, "darrm-verify", DARRM, "darrm-aggregate", DARRM,
+            "quantized-sgd", Map.of("T", "--batch-size"), "quantized-profile",
             Map.of("T", "--batch-size"), "pabi", Map.of("T", "--steps", "covariance", "--correlation"), "dp-sgd-accountant", Map.of("sigma",
                     "--noise-multiplier", "q", "--sampling-rate"), "private-teachers", Map.of("sigma", "--noise-multiplier", "q", "--batch-rate", "C",
                     "--clip", "epochs", "--epochs", "learning rate", "--learning-rate"));

@@ -92,8 +92,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             PrintWriter err = spec.commandLine().getErr();
             double[] gamma = source.gamma(setting, set, new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set,
-                    Math.exp(setting.m * setting.epsilon), 0), line -> err.println("darrm-aggregate: " + line));
-            int k = setting.k;
+                    Math.exp(setting.resolved().m() * setting.resolved().epsilon()), 0), line -> err.println("darrm-aggregate: " + line));
+            int k = setting.resolved().k();
             String positive = positiveLabel;
             long seed = common.seed;
             String fileName = votes.getFileName().toString();
@@ -134,8 +134,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             }
             long q = rows.size();
             long agree = rows.stream().filter(r -> r[3] == r[4]).count();
-            double perEps = setting.m * setting.epsilon;
-            double perDelta = setting.delta();
+            double perEps = setting.resolved().m() * setting.resolved().epsilon();
+            double perDelta = setting.resolved().delta();
             Guarantee perQuery = Guarantee.of(perEps, perDelta, "DaRRM, (m eps, delta) per query", 0);
             Guarantee simple = Composition.basic(perQuery, q);
             Guarantee general = Composition.general(perQuery, q, deltaPrime);

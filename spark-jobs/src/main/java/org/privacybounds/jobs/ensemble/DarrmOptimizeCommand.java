@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
@@ -116,7 +117,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
         List<double[]> laws = actualLaws();
         try (OutputDir out = OutputDir.begin(spec, common)) {
             PrintWriter err = spec.commandLine().getErr();
-            double em = Math.exp(setting.m * setting.epsilon);
+            double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
             JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
                     ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-optimize").sparkContext()) : null;
             SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
@@ -124,7 +125,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                     sep.distributed() ? "on Spark" : "in the driver");
             err.flush();
             long t0 = System.nanoTime();
-            DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, setting.m, setting.delta(), c, sep, line -> {
+            DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, setting.resolved().m(), setting.resolved().delta(), c, sep, line -> {
                 err.printf(Locale.ROOT, "darrm-optimize: %s, %.1f s%n", line, (System.nanoTime() - t0) / 1e9);
                 err.flush();
             });
@@ -135,7 +136,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             double hpSeconds = 0;
             if (high) {
                 long t1 = System.nanoTime();
-                certified = HighPrecisionVerifier.certify(set, r.gamma(), setting.m, setting.delta());
+                certified = HighPrecisionVerifier.certify(set, r.gamma(), setting.resolved().m(), setting.resolved().delta());
                 hp = certified.certificate();
                 hpSeconds = (System.nanoTime() - t1) / 1e9;
                 if (certified.rescaled()) {
@@ -207,7 +208,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 o.println(Json.write(root));
             } else {
                 o.printf(Locale.ROOT, "darrm-optimize: K = %d, (eps, Delta) = (%g, %g) per mechanism, target (%g eps, %g); |P| = %,d; %d rounds, active set %d, %.2f s%n",
-                        set.k(), setting.epsilon, setting.mechanismDelta, setting.m, setting.delta(), set.size(), r.rounds(), r.activeSet(), seconds);
+                        set.k(), setting.resolved().epsilon(), setting.resolved().mechanismDelta(), setting.resolved().m(), setting.resolved().delta(), set.size(), r.rounds(), r.activeSet(), seconds);
                 o.printf("%-6s %s%n", "l", "gamma_opt(l)");
                 int mid = (set.k() + 1) / 2;
                 for (int l = mid; l <= set.k(); l++) {
@@ -252,17 +253,17 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
     /** gamma_Sub (integer m), gamma_DSub (integer m, pure DP), randomized response with p_const (simple composition: tau = K, lambda = K Delta). */
     private Map<String, double[]> comparisons(ConstraintSet set) {
         Map<String, double[]> f = new LinkedHashMap<>();
-        double m = setting.m;
-        if (setting.subsample != null) {
-            f.put("sub", NoiseFunctions.subsampling(set.k(), setting.subsample));
+        double m = setting.resolved().m();
+        if (setting.resolved().subsampled()) {
+            f.put("sub", NoiseFunctions.subsampling(set.k(), setting.resolved().subsample()));
         } else if (m == Math.rint(m)) {
             f.put("sub", NoiseFunctions.subsampling(set.k(), (int) m));
-            if (setting.mechanismDelta == 0 && setting.delta() == 0) {
+            if (setting.resolved().mechanismDelta() == 0 && setting.resolved().delta() == 0) {
                 f.put("dsub", NoiseFunctions.doubleSubsampling(set.k(), (int) m));
             }
         }
-        double[] tl = setting.majorityGuarantee();
-        f.put("const", NoiseFunctions.constant(set.k(), NoiseFunctions.pConst(m, setting.epsilon, setting.delta(), tl[0], tl[1])));
+        DarrmSetting s = setting.resolved();
+        f.put("const", NoiseFunctions.constant(set.k(), NoiseFunctions.pConst(m, s.epsilon(), s.delta(), s.majorityTau(), s.majorityGuarantee().delta())));
         return f;
     }
 
@@ -285,7 +286,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                     !e.getKey().equals("sub"), colors.get(e.getKey())));
         }
         Plots.Builder gamma = Plots.figure(String.format(Locale.ROOT, "DaRRM noise functions, K = %d, m = %s, eps = %s, Delta = %s (errors under %s)",
-                k, num(setting.m), num(setting.epsilon), num(setting.mechanismDelta), p))
+                k, num(setting.resolved().m()), num(setting.resolved().epsilon()), num(setting.resolved().mechanismDelta()), p))
                 .x("l (number of ones among K votes)", Plots.Scale.LINEAR).y("gamma(l)", Plots.Scale.LINEAR).yIncludes(0).yIncludes(1).addAll(s);
         if (k <= 40) {
             gamma.xStep(k <= 12 ? 1 : k <= 24 ? 2 : 5);

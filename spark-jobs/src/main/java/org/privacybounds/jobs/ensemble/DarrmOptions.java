@@ -1,15 +1,13 @@
 package org.privacybounds.jobs.ensemble;
 
-import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 
 import java.util.List;
 import java.util.Locale;
 
-import org.apache.commons.statistics.distribution.BetaDistribution;
-import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussIntegrator;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.jobs.common.UserInputException;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -44,64 +42,19 @@ public final class DarrmOptions {
     @Option(names = "--delta-prime", paramLabel = "D", defaultValue = "0.1", description = "delta' of the general composition with --subsample (default: ${DEFAULT-VALUE}).")
     double deltaPrime;
 
-    /** Applies --subsample: m and delta from Theorem 2.3. */
-    void resolve() {
-        if (subsample == null) {
-            return;
-        }
-        if (subsample < 1 || subsample > k) {
-            throw new UserInputException("--subsample", subsample, "must be in 1..K = " + k);
-        }
-        if (!(deltaPrime > 0 && deltaPrime < 1)) {
-            throw new UserInputException("--delta-prime", deltaPrime, "must be in (0, 1)");
-        }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon) || !(mechanismDelta >= 0 && mechanismDelta < 1)) {
-            return;
-        }
-        Guarantee g = Composition.general(Guarantee.of(epsilon, mechanismDelta, "each model", 0), subsample, deltaPrime);
-        m = g.epsilon() / epsilon;
-        delta = g.delta();
-    }
+    private DarrmSetting resolved;
 
-    /** (tau, lambda) of the true majority of all K: simple composition, or general with --subsample. */
-    double[] majorityGuarantee() {
-        Guarantee each = Guarantee.of(epsilon, mechanismDelta, "each model", 0);
-        if (subsample == null) {
-            return new double[] {k, Composition.basic(each, k).delta()};
+    /** The setting these options give (with --subsample: m and delta from Theorem 2.3), checked. */
+    DarrmSetting resolved() {
+        if (resolved == null) {
+            resolved = subsample == null ? DarrmSetting.of(k, m, epsilon, mechanismDelta, delta == null ? Double.NaN : delta)
+                    : DarrmSetting.subsampled(k, subsample, epsilon, mechanismDelta, deltaPrime);
         }
-        Guarantee g = Composition.general(each, k, deltaPrime);
-        return new double[] {g.epsilon() / epsilon, g.delta()};
+        return resolved;
     }
-
-    /** The largest m eps whose e^(m eps) the constraint rows can hold in a double. */
-    static final double MAX_M_EPSILON = 700;
 
     ConstraintSet set() {
-        resolve();
-        if (k < 1 || k % 2 == 0) {
-            throw new UserInputException("--k", k, "must be an odd number >= 1");
-        }
-        if (k > 301) {
-            throw new UserInputException("--k", k, "at most 301 (the constraint set grows as K^7 with Delta > 0, K^3 with Delta = 0)");
-        }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new UserInputException("--epsilon", epsilon, "must be a finite number > 0");
-        }
-        if (!(mechanismDelta >= 0 && mechanismDelta < 1)) {
-            throw new UserInputException("--delta-mech", mechanismDelta, "must be in [0, 1)");
-        }
-        if (!(m >= 1 && m <= k)) {
-            throw new UserInputException("--m", m, "must be in [1, K] = [1, " + k + "]");
-        }
-        if (m * epsilon > MAX_M_EPSILON) {
-            throw new UserInputException("--m x --epsilon", m * epsilon, "must be at most " + MAX_M_EPSILON
-                    + ": e^(m eps) overflows double precision there (and a factor e^700 guarantees nothing)");
-        }
-        double d = delta();
-        if (!(d >= mechanismDelta && d < 1)) {
-            throw new UserInputException("--delta", d, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
-        }
-        return ConstraintSet.of(k, epsilon, mechanismDelta);
+        return resolved().constraints();
     }
 
     /**
@@ -122,18 +75,14 @@ public final class DarrmOptions {
         return mode.equals("high") || (mode.equals("auto") && constraints <= 1_000_000);
     }
 
-    double delta() {
-        return delta != null ? delta : -Math.expm1(m * Math.log1p(-mechanismDelta));
-    }
-
     /** E[max(p, 1 - p)] of the prior. */
     double foldedMean() {
         String p = prior.trim().toLowerCase(Locale.ROOT);
         if (p.equals("uniform")) {
-            return 0.75;
+            return DarrmSetting.UNIFORM_FOLDED_MEAN;
         }
         if (p.equals("nonuniform")) {
-            return 0.85;
+            return DarrmSetting.NONUNIFORM_FOLDED_MEAN;
         }
         try {
             if (p.startsWith("mean:")) {
@@ -143,10 +92,9 @@ public final class DarrmOptions {
                 }
             } else if (p.startsWith("beta:")) {
                 String[] ab = p.substring(5).split(":");
-                BetaDistribution b = BetaDistribution.of(Double.parseDouble(ab[0]), Double.parseDouble(ab[1]));
-                IterativeLegendreGaussIntegrator g = new IterativeLegendreGaussIntegrator(16, 1e-12, 1e-14);
-                return 0.5 + g.integrate(Integer.MAX_VALUE, x -> Math.abs(x - 0.5) * b.density(x), 1e-12, 0.5)
-                        + g.integrate(Integer.MAX_VALUE, x -> Math.abs(x - 0.5) * b.density(x), 0.5, 1 - 1e-12);
+                if (ab.length == 2) {
+                    return DarrmSetting.betaFoldedMean(Double.parseDouble(ab[0]), Double.parseDouble(ab[1]));
+                }
             }
         } catch (RuntimeException e) {
             // fall through to the error below
@@ -159,23 +107,24 @@ public final class DarrmOptions {
     }
 
     void echo(ObjectNode p) {
-        p.put("k", k);
-        p.put("m", m);
-        p.put("epsilon", epsilon);
-        p.put("deltaMech", mechanismDelta);
-        p.put("delta", delta());
+        DarrmSetting s = resolved();
+        p.put("k", s.k());
+        p.put("m", s.m());
+        p.put("epsilon", s.epsilon());
+        p.put("deltaMech", s.mechanismDelta());
+        p.put("delta", s.delta());
         p.put("prior", prior);
         p.put("priorFoldedMean", foldedMean());
         if (subsample != null) {
             p.put("subsample", subsample);
             p.put("deltaPrime", deltaPrime);
-            double[] tl = majorityGuarantee();
+            Guarantee g = s.majorityGuarantee();
             ObjectNode t = p.putObject("table3");
-            t.put("m", m);
-            t.put("tau", tl[0]);
-            t.put("lambda", tl[1]);
-            t.put("mEpsilon", m * epsilon);
-            t.put("delta", delta());
+            t.put("m", s.m());
+            t.put("tau", s.majorityTau());
+            t.put("lambda", g.delta());
+            t.put("mEpsilon", s.m() * s.epsilon());
+            t.put("delta", s.delta());
         }
     }
 }

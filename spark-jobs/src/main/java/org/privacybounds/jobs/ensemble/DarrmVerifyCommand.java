@@ -60,7 +60,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
         boolean high = DarrmOptions.highPrecision(verify, set.size());
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
-        double em = Math.exp(setting.m * setting.epsilon);
+        double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
         try (OutputDir out = OutputDir.begin(spec, common)) {
             JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
                     ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-verify").sparkContext()) : null;
@@ -70,8 +70,8 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             ConstraintSet.ScanResult scan = sep.scan(DarrmOptimizer.free(gamma), Double.POSITIVE_INFINITY, 0);
             sep.close();
-            double bound = ConstraintSet.bound(setting.m, setting.epsilon, setting.delta());
-            HighPrecisionVerifier.Certificate hp = high ? HighPrecisionVerifier.verify(set, gamma, setting.m, setting.delta()) : null;
+            double bound = ConstraintSet.bound(setting.resolved().m(), setting.resolved().epsilon(), setting.resolved().delta());
+            HighPrecisionVerifier.Certificate hp = high ? HighPrecisionVerifier.verify(set, gamma, setting.resolved().m(), setting.resolved().delta()) : null;
             double seconds = (System.nanoTime() - t0) / 1e9;
             boolean dp = hp != null ? hp.certified() : scan.max() <= bound;
             ObjectNode root = Json.object();
@@ -82,8 +82,8 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
             p.put("verify", mode);
             root.set("gamma", Json.MAPPER.valueToTree(gamma));
             root.put("dp", dp);
-            root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.m, setting.delta(), setting.m * setting.epsilon,
-                    setting.delta(), dp ? "yes" : "no"));
+            root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.resolved().m(), setting.resolved().delta(), setting.resolved().m() * setting.resolved().epsilon(),
+                    setting.resolved().delta(), dp ? "yes" : "no"));
             ObjectNode cert = root.putObject("certificate");
             cert.put("maxCost", hp != null ? hp.maxCost().doubleValue() : scan.max());
             cert.put("bound", hp != null ? hp.bound().doubleValue() : bound);

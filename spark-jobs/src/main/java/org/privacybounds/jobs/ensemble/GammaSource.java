@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Csv;
@@ -47,20 +48,21 @@ public final class GammaSource {
             g = read(file);
         } else {
             String f = family.trim().toLowerCase(Locale.ROOT);
-            boolean integral = s.m == Math.rint(s.m);
+            DarrmSetting r = s.resolved();
+            boolean integral = r.m() == Math.rint(r.m());
             switch (f) {
                 case "sub", "dsub" -> {
                     if (!integral) {
                         throw new UserInputException("--family", family, "needs an integer --m (a subsample size)");
                     }
-                    g = f.equals("sub") ? NoiseFunctions.subsampling(s.k, (int) s.m) : NoiseFunctions.doubleSubsampling(s.k, (int) s.m);
+                    g = f.equals("sub") ? NoiseFunctions.subsampling(r.k(), (int) r.m()) : NoiseFunctions.doubleSubsampling(r.k(), (int) r.m());
                 }
-                case "const" -> g = NoiseFunctions.constant(s.k, NoiseFunctions.pConst(s.m, s.epsilon, s.delta(), s.k, Math.min(1, s.k * s.mechanismDelta)));
+                case "const" -> g = NoiseFunctions.constant(r.k(), NoiseFunctions.pConst(r.m(), r.epsilon(), r.delta(), r.majorityTau(), r.majorityGuarantee().delta()));
                 case "opt" -> {
-                    g = DarrmOptimizer.optimize(set, s.m, s.delta(), s.objective(), sep, progress).gamma();
+                    g = DarrmOptimizer.optimize(set, r.m(), r.delta(), s.objective(), sep, progress).gamma();
                     if (DarrmOptions.highPrecision("auto", set.size())) {
                         // the labels' guarantee rests on gamma: certify it as darrm-optimize does (scaled until the 60-digit check passes)
-                        HighPrecisionVerifier.Certified c = HighPrecisionVerifier.certify(set, g, s.m, s.delta());
+                        HighPrecisionVerifier.Certified c = HighPrecisionVerifier.certify(set, g, r.m(), r.delta());
                         g = c.gamma();
                         if (progress != null && c.rescaled()) {
                             progress.accept("gamma scaled by " + c.factor() + " to pass the 60-digit check");
