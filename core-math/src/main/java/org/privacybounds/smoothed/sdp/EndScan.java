@@ -1,0 +1,196 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.List;
+
+import org.privacybounds.numeric.CountLaw;
+import org.privacybounds.numeric.LogMath;
+
+/**
+ * The end scans of {@link LargeNSmoothed}: exact f for the K + 1 assignments next to one end, where h is a fixed binomial
+ * base plus K swing records. With C(s) = sum_h base(h) delta(h + s), every f of the scan follows from C by a recursion of
+ * convex combinations in O(K^2); the base is truncated to a window whose left-out part is bounded by the block bounds.
+ */
+final class EndScan {
+    private EndScan() {
+    }
+
+    /** The result of one end scan: best f, its n1 (records on the p_hi vertex) and the truncation bound. */
+    record Scan(double bestLog, int bestN1, double logSkipped) {
+        double relErr() {
+            return logSkipped == Double.NEGATIVE_INFINITY ? 0 : Math.exp(logSkipped - bestLog);
+        }
+
+        static Scan better(Scan a, Scan b) {
+            if (a == null) {
+                return b;
+            }
+            if (b == null) {
+                return a;
+            }
+            return a.bestLog >= b.bestLog ? a : b;
+        }
+    }
+
+    /**
+     * Exact f for the K + 1 assignments at one end: n - K records on the end's vertex ("main") and
+     * K swing records, k of them on the other vertex, k = 0..K.
+     */
+    static Scan scan(LargeNProblem p, int e, boolean hiEnd, int kSwing, BlockBounds blockMax) {
+        int n = p.n;
+        double pHi = p.pHi;
+        double pLo = p.pLo;
+        double pm = hiEnd ? pHi : pLo;
+        double po = hiEnd ? pLo : pHi;
+        int baseN = n - kSwing;
+        CountLaw base = CountLaw.binomial(baseN, pm);
+        double sd = Math.sqrt(baseN * pm * (1 - pm)) + 1;
+        double z = 10;
+        while (true) {
+            int hl;
+            int hr;
+            if (blockMax == null) { // full: no truncation
+                hl = base.lower();
+                hr = base.upper();
+            } else {
+                hl = (int) Math.max(base.lower(), Math.floor(base.mode() - z * sd));
+                hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + z * sd));
+            }
+            p.progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, p.eps[e]));
+            // the first window is the same for every eps: computed once for all of them; a widening serves this eps alone
+            p.ensure(List.of(new int[] {hl, hr + kSwing}), z == 10 ? -1 : e);
+            // C(s) = sum_h base(h) delta(h + s), in scaled doubles
+            int w = hr - hl + 1;
+            double[] lb = new double[w];
+            double maxB = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < w; i++) {
+                lb[i] = base.logProbability(hl + i);
+                maxB = Math.max(maxB, lb[i]);
+            }
+            double[] ld = new double[w + kSwing];
+            double maxD = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < ld.length; i++) {
+                ld[i] = p.delta(hl + i, e);
+                maxD = Math.max(maxD, ld[i]);
+            }
+            if (maxD == Double.NEGATIVE_INFINITY) {
+                return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY);
+            }
+            double[] b = new double[w];
+            for (int i = 0; i < w; i++) {
+                b[i] = Math.exp(lb[i] - maxB);
+            }
+            double[] d = new double[ld.length];
+            for (int i = 0; i < d.length; i++) {
+                d[i] = Math.exp(ld[i] - maxD);
+            }
+            double[] g = new double[kSwing + 1];
+            final int width = w;
+            java.util.stream.IntStream.rangeClosed(0, kSwing).parallel().forEach(sw -> { // each C(s) on its own: the same sums in any order
+                double acc = 0;
+                for (int i = 0; i < width; i++) {
+                    acc += b[i] * d[i + sw];
+                }
+                g[sw] = acc;
+            });
+            double scale = maxB + maxD;
+            // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
+            double best = Double.NEGATIVE_INFINITY;
+            int bestK = 0;
+            double skippedU = Double.NEGATIVE_INFINITY;
+            double gMax = 0;
+            for (double v : g) {
+                gMax = Math.max(gMax, v);
+            }
+            for (int j = 0; j <= kSwing; j++) {
+                int k = kSwing - j;
+                CountLaw other = CountLaw.binomial(k, po);
+                double sdk = Math.sqrt(k * po * (1 - po)) + 1;
+                int uLo = (int) Math.max(0, Math.floor(other.mode() - 40 * sdk));
+                int uHi = (int) Math.min(k, Math.ceil(other.mode() + 40 * sdk));
+                double acc = binomialDot(other, k, po, uLo, uHi, g);
+                if (uLo > 0 || uHi < k) { // Bernstein: Pr[|U - mean| >= 39 sd] and G <= gMax
+                    double t = 39 * sdk;
+                    double var = k * po * (1 - po);
+                    skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + Math.log(gMax) + scale);
+                }
+                double lf = acc > 0 ? Math.log(acc) + scale : Double.NEGATIVE_INFINITY;
+                if (lf > best) {
+                    best = lf;
+                    bestK = k;
+                }
+                if (j < kSwing) {
+                    int len = kSwing - j; // G_{j+1} on u in [0, K - j - 1]
+                    for (int u = 0; u < len; u++) {
+                        g[u] = pm * g[u + 1] + (1 - pm) * g[u];
+                    }
+                }
+            }
+            int bestN1 = hiEnd ? n - bestK : bestK;
+            if (blockMax == null) {
+                return new Scan(best, bestN1, skippedU);
+            }
+            double skipped = LogMath.logAdd(skippedU, windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best));
+            if (skipped - best <= Math.log(LargeNSmoothed.WINDOW_TOLERANCE) || (hl == base.lower() && hr == base.upper())) {
+                return new Scan(best, bestN1, skipped);
+            }
+            z *= 1.5;
+        }
+    }
+
+    /**
+     * Bound on sum over h outside [hl, hr] of base(h) max_{s in [0, K]} UB(h + s): terms are
+     * summed outward while they matter, then the rest is bounded by Chernoff times T/n.
+     */
+    private static double windowTail(LargeNProblem p, CountLaw base, int baseN, double pm, int hl, int hr, int kSwing, BlockBounds blockMax, double best) {
+        double logDp = Math.log((double) p.sampleSize / p.n);
+        double stop = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 40;
+        double acc = Double.NEGATIVE_INFINITY;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int h = dir < 0 ? hl - 1 : hr + 1;
+            while (h >= base.lower() && h <= base.upper()) {
+                double lp = base.logProbability(h);
+                acc = LogMath.logAdd(acc, lp + blockMax.windowMax(h, kSwing));
+                // Chernoff: Pr[X <= h] (or >= h) for X ~ Bin(baseN, pm)
+                double a = (double) h / baseN;
+                double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffBound.kl(a, pm) : 0;
+                if (tail + logDp < stop) {
+                    acc = LogMath.logAdd(acc, tail + logDp);
+                    break;
+                }
+                h += dir;
+            }
+        }
+        return acc;
+    }
+
+    /**
+     * sum over u in [lo, hi] of Bin(u; k, p) g[u], with the pmf from its mode by the ratio
+     * recurrence Bin(u+1)/Bin(u) = ((k-u)/(u+1)) (p/(1-p)): one log-pmf call instead of one per
+     * term (about 1e-13 relative over the ranges used here).
+     */
+    private static double binomialDot(CountLaw law, int k, double p, int lo, int hi, double[] g) {
+        if (p == 0 || p == 1 || k == 0) {
+            double acc = 0;
+            for (int u = lo; u <= hi; u++) {
+                acc += Math.exp(law.logProbability(u)) * g[u];
+            }
+            return acc;
+        }
+        int mode = Math.max(lo, Math.min(hi, law.mode()));
+        double odds = p / (1 - p);
+        double pm = Math.exp(law.logProbability(mode));
+        double acc = pm * g[mode];
+        double v = pm;
+        for (int u = mode; u < hi && v > 0; u++) {
+            v *= (double) (k - u) / (u + 1) * odds;
+            acc += v * g[u + 1];
+        }
+        v = pm;
+        for (int u = mode; u > lo && v > 0; u--) {
+            v *= (double) u / (k - u + 1) / odds;
+            acc += v * g[u - 1];
+        }
+        return acc;
+    }
+
+}

@@ -1,0 +1,88 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What every part of {@link LargeNSmoothed} shares: n, T, the two vertices' category-1 probabilities, the eps values, and
+ * the cache of ln delta(h) filled from the {@link LargeNSmoothed.DeltaSource} (one request per batch of h).
+ */
+final class LargeNProblem {
+    final int n;
+    final int sampleSize;
+    final double pHi;
+    final double pLo;
+    final double[] eps;
+    private final LargeNSmoothed.DeltaSource source;
+    private final DeltaCache cache;
+    Consumer<String> progress = s -> { };
+    long deltaEvaluations;
+
+    LargeNProblem(int n, int sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
+        this.n = n;
+        this.sampleSize = sampleSize;
+        this.pHi = pHi;
+        this.pLo = pLo;
+        this.eps = eps;
+        this.source = source;
+        this.cache = new DeltaCache(n, eps.length);
+    }
+
+    /** ln delta(h) at eps index e, NaN when not computed yet (delta(h) = delta(n - h)). */
+    double cached(int h, int e) {
+        return cache.get(Math.min(h, n - h), e);
+    }
+
+    /** Whether delta(h) at eps index e is known. */
+    boolean has(int h, int e) {
+        return cache.has(Math.min(h, n - h), e);
+    }
+
+    /** Mean of h when {@code onHi} of {@code total} records are on the p_hi vertex and the rest on p_lo. */
+    double mean(int onHi, int total) {
+        return onHi * pHi + (double) (total - onHi) * pLo;
+    }
+
+    /** Variance of h for the same split. */
+    double variance(int onHi, int total) {
+        return onHi * pHi * (1 - pHi) + (double) (total - onHi) * pLo * (1 - pLo);
+    }
+
+    double delta(int h, int e) {
+        return cache.get(Math.min(h, n - h), e);
+    }
+
+    /**
+     * Computes (in one request to the source) delta(h) for every h of the ranges not known yet, for eps index {@code only}
+     * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
+     */
+    int ensure(List<int[]> ranges, int only) {
+        boolean[] which = new boolean[eps.length];
+        for (int e = 0; e < eps.length; e++) {
+            which[e] = only < 0 || e == only;
+        }
+        java.util.Set<Integer> uniq = new java.util.LinkedHashSet<>();
+        for (int[] r : ranges) {
+            for (int h = Math.max(0, r[0]); h <= Math.min(n, r[1]); h++) {
+                int key = Math.min(h, n - h);
+                for (int e = 0; e < eps.length; e++) {
+                    if (which[e] && !cache.has(key, e)) {
+                        uniq.add(key);
+                        break;
+                    }
+                }
+            }
+        }
+        if (uniq.isEmpty()) {
+            return 0;
+        }
+        int[] hs = uniq.stream().mapToInt(Integer::intValue).toArray();
+        progress.accept("computing delta(h) for " + hs.length + " values of h" + (only < 0 ? "" : " at eps = " + eps[only]));
+        double[][] v = source.logDelta(hs, which);
+        for (int i = 0; i < hs.length; i++) {
+            cache.put(hs[i], v[i]);
+        }
+        deltaEvaluations += hs.length;
+        return hs.length;
+    }
+}
