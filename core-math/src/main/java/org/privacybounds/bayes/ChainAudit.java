@@ -24,6 +24,15 @@ import org.privacybounds.numeric.LogSumExp;
  * each log-probability; a term of the hockey-stick sum moves by at most {@code eta_l P(r)} when its log-ratio moves by
  * {@code eta_l}, and terms within {@code eta_l} of eps' may fall on either side. So
  * {@code |error| <= delta eta_a + 1.01 eta_l sum_{L(r) > eps' - eta_l} P(r)}, plus the sum's own roundings.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * PosteriorFamily f = new PosteriorFamily(20);
+ * List<ChainAudit.Config> cs = List.of(new ChainAudit.Config("global", 1, Mechanism.GLOBAL.sensitivity(f, 1, 1e-6,
+ *         Mechanism.SmoothBeta.STATEMENT), new double[] {1}));
+ * ChainAudit.Part p = ChainAudit.run(f, cs, 0, 11).merge(ChainAudit.run(f, cs, 11, 21));   // databases 0..20 in two parts
+ * double realised = p.maxLogRatio[0];   // <= 1: the global-sensitivity mechanism is 1-DP
+ * }</pre>
  */
 public final class ChainAudit {
     /** Relative accuracy assumed of every utility value u(k, r) and sensitivity S(k). */

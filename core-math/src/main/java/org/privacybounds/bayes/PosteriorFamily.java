@@ -12,6 +12,13 @@ import org.privacybounds.validation.Require;
  * Hellinger metric, max_r |H(B_k, r) - H(B_k', r)| = H(B_k, B_k'), attained at r = B_k'. So with
  * D(k) = H(B_k, B_{k+1}): local sensitivity = max(D(k-1), D(k)) (existing terms), global = max_k D(k)
  * = D(0), and the smooth sensitivity S_beta(k) = max_k' local(k') e^(-beta |k - k'|).
+ *
+ * <p>Example:
+ * <pre>{@code
+ * PosteriorFamily f = new PosteriorFamily(20);     // Beta(1 + k, 1 + 20 - k), k = 0..20
+ * double h = f.hellinger(3, 4);                   // Hellinger distance of the posteriors of k = 3 and r = 4
+ * double[] local = f.localSensitivity();          // local sensitivity of the utility -H at each k
+ * }</pre>
  */
 public final class PosteriorFamily implements ChainAudit.Utility {
     private final int n;

@@ -17,6 +17,13 @@ import java.util.List;
  * </ul>
  * Strict comparisons are certified when their relative gap exceeds {@link #CERTIFIED_GAP}, a
  * thousand times the Hellinger evaluation's relative error; the smallest gap is reported.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * Statements.Result r = Statements.check(50);
+ * boolean corrected = r.statementI();            // the corrected statement I holds at n = 50
+ * List<Integer> printed = r.printedFailures();   // the k where statement I as printed fails
+ * }</pre>
  */
 public final class Statements {
     /** Up to this n, local sensitivity is recomputed by enumeration (O(n^2) per n). */

@@ -22,6 +22,14 @@ import org.privacybounds.validation.Require;
  * corners first, each copy added to both laws by one Poisson-binomial step (partial products are
  * reused down the recursion tree), then the corners (0,0) and (1,1) last, which only shift the laws,
  * so each leaf costs O(K). A full scan is the union over {@link #prefixes}; Spark distributes them.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * ConstraintSet set = ConstraintSet.of(11, 0.1, 0);        // 11 mechanisms, each 0.1-DP
+ * double bound = ConstraintSet.bound(3, 0.1, 0);          // e^(m eps) - 1 + 2 delta for the target (0.3, 0)
+ * double worst = set.scanAll(DarrmOptimizer.free(NoiseFunctions.subsampling(11, 3)), Math.exp(0.3), Double.POSITIVE_INFINITY, 0).max();
+ * boolean private3 = worst <= bound;                      // subsampling 3 of 11 is (0.3, 0)-DP
+ * }</pre>
  */
 public final class ConstraintSet implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -22,6 +22,13 @@ import org.privacybounds.validation.BadInputException;
  * more than 1e-12 (relative). Then the certificate: the last full scan's maximum; if it exceeds the
  * bound (LP tolerance), gamma is rescaled by bound/max (f is linear and homogeneous in gamma), and a
  * final full scan certifies it.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * ConstraintSet set = ConstraintSet.of(11, 0.1, 0);
+ * DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, 3, 0, DarrmOptimizer.objective(11, 0.75));
+ * double[] gamma = r.gamma();   // gamma(l), l = 0..11: the probability of releasing the majority when l of 11 vote 1
+ * }</pre>
  */
 public final class DarrmOptimizer {
     /** Rows above {@code bound (1 + RELATIVE_SLACK)} count as violated during generation. */

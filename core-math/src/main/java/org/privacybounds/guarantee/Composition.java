@@ -15,6 +15,13 @@ import org.privacybounds.validation.BadInputException;
  *   Theorem 2.3): eps' = min(k eps, t + eps sqrt(2k ln(e + sqrt(k eps^2)/delta')), t + eps sqrt(2k ln(1/delta'))) with
  *   t = k eps (e^eps - 1)/(e^eps + 1), and delta_tot = 1 - (1 - delta)^k (1 - delta') (delta' always counted).</li>
  * </ul>
+ *
+ * <p>Example:
+ * <pre>{@code
+ * Guarantee one = Guarantee.of(0.5, 1e-6, "one release", 0);
+ * Guarantee ten = Composition.basic(one, 10);              // (5, 1e-5)
+ * Guarantee many = Composition.general(one, 1000, 1e-5);   // Kairouz et al.: eps grows as sqrt(k) for large k
+ * }</pre>
  */
 public final class Composition {
     private Composition() {

@@ -10,6 +10,12 @@ import org.apache.commons.statistics.distribution.HypergeometricDistribution;
  * <p>The log-pmfs come from Apache Commons Statistics, which evaluates them with Loader's saddle
  * point expansion: a few ulps relative in the pmf even for populations near 2^31, where a
  * difference of log-gamma values (each about 3e9) would lose about 1e-6.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * CountLaw h = CountLaw.hypergeometric(1000, 600, 100);   // marked draws among 100 of 1,000, 600 marked
+ * double lp = h.logProbability(60);                       // ln Pr[K = 60], no underflow far in the tails
+ * }</pre>
  */
 public interface CountLaw {
     /** Smallest value with positive probability. */

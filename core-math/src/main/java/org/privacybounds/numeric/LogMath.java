@@ -2,6 +2,12 @@ package org.privacybounds.numeric;
 
 /**
  * Scalar log-space helpers. All take and return natural logarithms unless the name says log10.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * double ln = LogMath.logAdd(-800, -801);   // ln(e^-800 + e^-801), no underflow
+ * double log10 = LogMath.toLog10(ln);       // about -347.3
+ * }</pre>
  */
 public final class LogMath {
     /** ln 2. */

@@ -11,6 +11,12 @@ import org.privacybounds.validation.BadInputException;
  * A finite law on R with integer masses: distinct atoms in ascending order and a positive count for
  * each (an empirical distribution is the counts of each value). Probabilities are
  * {@code counts[i] / total}; keeping the counts lets couplings run in exact integer arithmetic.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * DiscreteLaw grades = DiscreteLaw.of(12, 14, 15, 15);   // atoms 12, 14, 15 with counts 1, 1, 2
+ * double mean = grades.mean();                            // 14
+ * }</pre>
  */
 public record DiscreteLaw(double[] atoms, long[] counts, long total) implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -17,6 +17,14 @@ import org.privacybounds.validation.BadInputException;
  * which is also {@code Delta_GROUP} when each record is its own group (Proposition B.1).</li>
  * </ul>
  * Each maximum comes with the first pair (in the order of the map) that attains it.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * Map<String, DiscreteLaw> laws = Map.of("yes", DiscreteLaw.of(12, 14, 15, 15), "no", DiscreteLaw.of(8, 10, 15));
+ * Sensitivities.Result r = Sensitivities.of(laws, 2, Double.NaN);
+ * double wInf = r.wInfinity();   // Delta_G = max W_inf over the secret pairs (General Wasserstein Mechanism)
+ * double w2 = r.wP();            // Delta_G,2 = max W_2
+ * }</pre>
  */
 public final class Sensitivities {
     private Sensitivities() {

@@ -16,6 +16,12 @@ import org.privacybounds.validation.BadInputException;
  * </ul>
  * The empirical Bernstein interval is the default wherever a bound is reported. Both are clipped to [0, R]. Values are summed in the order given, so a caller that orders
  * them by trial gets the same digits for any partitioning.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * MonteCarloMean mc = MonteCarloMean.of(new double[] {0.01, 0.02, 0.0, 0.05}, 0.1, 0.99);   // values in [0, 0.1]
+ * double upper = mc.bernsteinHigh();   // 99 % upper limit, valid for any law on [0, 0.1]
+ * }</pre>
  */
 public record MonteCarloMean(int trials, double mean, double stdError, double confidence, double range,
         double studentLow, double studentHigh, double bernsteinLow, double bernsteinHigh, double max) {

@@ -20,6 +20,12 @@ import org.privacybounds.validation.BadInputException;
  * <p>Parameters are the mean mu and the standard deviation sigma of the untruncated law. The
  * paper does not say how its Laplace L_8bit(mu, sigma^2) is parameterised (spec G19); the default
  * reads sigma^2 as the variance (scale sigma/sqrt 2), {@code laplace-scale:mu:b} takes the scale.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * QuantizedDistribution g = QuantizedDistribution.gaussian(0, 0.12, 8);   // N(0, 0.12^2) on the 8-bit code grid
+ * String label = g.label();                                                // "gauss:0:0.12"
+ * }</pre>
  */
 public final class QuantizedDistribution implements java.io.Serializable {
     private static final long serialVersionUID = 1L;

@@ -24,6 +24,13 @@ import org.privacybounds.validation.Require;
  * positive (or within-tolerance) terms, which also covers forming it as a difference of those two
  * sums; the reported bound is the larger of the maximiser's error and the gap to the largest
  * certified upper value of any other pair.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * SamplingAverageMechanism m = new SamplingAverageMechanism(new CodeGrid(8), 7, OutputRounding.ROUND);
+ * int[] h = DatabaseSampler.histogram(new QuantizedDistribution[] {QuantizedDistribution.gaussian(0, 0.12, 8)}, new int[] {49}, 42L);
+ * SamplingAverageMechanism.Value v = m.profile(h, new double[] {1.0})[0];   // exact delta_1(x) of one SGD step
+ * }</pre>
  */
 public final class SamplingAverageMechanism {
     private static final double U = 0x1p-53;

@@ -11,6 +11,15 @@ import org.privacybounds.validation.BadInputException;
  *   Steinke 2020, "The Discrete Gaussian for Differential Privacy", Proposition 12; also Asoodeh et al. 2021). It is
  *   never larger than the classic one for alpha > 1, since log(alpha - 1) - alpha log(alpha) / (alpha - 1) < 0.</li>
  * </ul>
+ *
+ * <p>Example:
+ * <pre>{@code
+ * double eps = Double.POSITIVE_INFINITY;
+ * for (double alpha : new double[] {2, 4, 8, 16, 32}) {
+ *     double rho = 1000 * SubsampledGaussianRdp.rdp(0.01, 1.1, alpha);   // 1,000 steps of DP-SGD
+ *     eps = Math.min(eps, RdpConversion.IMPROVED.epsilon(alpha, rho, 1e-5));
+ * }                                                                      // (eps, 1e-5)-DP at the best order
+ * }</pre>
  */
 public enum RdpConversion {
     CLASSIC("eps = rdp + log(1/delta)/(alpha - 1) (Mironov 2017, Proposition 3)"),

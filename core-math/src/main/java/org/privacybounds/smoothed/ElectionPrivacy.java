@@ -7,6 +7,14 @@ import java.math.BigDecimal;
  * random (seed 000 Appendix A.1, Figures 1 and 3): the sampling-histogram mechanism over the
  * two candidates' votes, {@code delta_eps(x)} at {@code eps = ln(t/(1-t))}, and the adversary's
  * adjusted utility at threshold t.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * // 2020: 81,268,924 votes for A, 74,216,154 for B, 0.2 % of the ballots lost, utility at t = 0.5
+ * ElectionPrivacy.Result r = ElectionPrivacy.compute(81_268_924L, 74_216_154L, new BigDecimal("0.002"), 0.5,
+ *         Sampling.WITHOUT_REPLACEMENT, UtilityForm.FIGURE1);
+ * double log10Delta = LogMath.toLog10(r.logDelta());
+ * }</pre>
  */
 public final class ElectionPrivacy {
     private ElectionPrivacy() {

@@ -19,6 +19,13 @@ import org.privacybounds.validation.BadInputException;
  * so the infinite output space folds onto {@code [0, T]^m} with weight {@code 1/(1 - r)} for each
  * coordinate at T. No truncation; the cost is {@code (T+1)^m} outputs times the number of sampled
  * histograms, so this mechanism is for small databases (the limit is checked, with a clear error).
+ *
+ * <p>Example:
+ * <pre>{@code
+ * NoisySamplingHistogramMechanism m = NoisySamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 100, 0.5);
+ * NoisySamplingHistogramMechanism.NoisyProfile p = m.profile(new int[] {60, 40}, 1.0);
+ * double delta = p.profile().delta();   // sampling plus Laplace noise of eps 0.5 on each count
+ * }</pre>
  */
 public final class NoisySamplingHistogramMechanism {
     /** Largest number of (output, sampled histogram) pairs one law may need. */

@@ -14,6 +14,13 @@ import org.privacybounds.validation.BadInputException;
  * certified truncation ({@link MovePair}). Cost grows with the width of the bulk of the sampled
  * counts, about {@code sqrt(T (n - T) / n)}, not with n: an election of 1.5e8 voters takes
  * milliseconds.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1000);
+ * ProfileValue v = m.profile(new int[] {1200, 800}, 1.0);   // delta_1(x) over every neighbour, exact in log space
+ * double log10Delta = LogMath.toLog10(v.logDelta());
+ * }</pre>
  */
 public final class SamplingHistogramMechanism implements java.io.Serializable {
     private static final long serialVersionUID = 1L;

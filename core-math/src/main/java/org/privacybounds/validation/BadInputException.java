@@ -3,6 +3,15 @@ package org.privacybounds.validation;
 /**
  * A user-supplied value is outside what a computation allows. The message names the parameter,
  * the value given and what is allowed, in one line, so a command line can print it as it is.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * try {
+ *     SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, -1);
+ * } catch (BadInputException e) {
+ *     System.err.println(e.getMessage());   // "T = -1: must be >= 0"-style: the parameter, the value, what is allowed
+ * }
+ * }</pre>
  */
 public final class BadInputException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

@@ -17,6 +17,14 @@ import org.privacybounds.validation.Require;
  * which holds when s_t is non-increasing) and {@link Strategy#MINORANT} (A = the greatest convex
  * minorant of S through (0,0) and (T,S(T)); feasible for every s, optimal for Gaussian noise,
  * equal to AVERAGE when S is concave and to PER_STEP when S is convex; spec 5.3 (iii)).
+ *
+ * <p>Example:
+ * <pre>{@code
+ * double[] s = new double[50];
+ * java.util.Arrays.fill(s, 0.1);                            // shift 0.1 per step (a contraction's drift)
+ * double[] eps = Pabi.curve(s, new Noise.Gaussian(1), 2, Pabi.validStrategy(s, Pabi.Strategy.AVERAGE));
+ * double afterFifty = eps[49];                              // Renyi divergence of order 2 after T = 50 steps
+ * }</pre>
  */
 public final class Pabi {
     private Pabi() {

@@ -19,6 +19,13 @@ import org.privacybounds.validation.BadInputException;
 /**
  * A set Pi of distributions over m categories: the data distributions of smoothed DP (seed 000
  * Definition 3). Only the vertices of its convex hull matter (Proposition 7).
+ *
+ * <p>Example:
+ * <pre>{@code
+ * DistributionSet pi = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}),
+ *         List.of("1920", "2020"), "Pi");
+ * int vertices = pi.size();   // 2
+ * }</pre>
  */
 public final class DistributionSet implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
