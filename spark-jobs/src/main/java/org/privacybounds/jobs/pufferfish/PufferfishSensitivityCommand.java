@@ -13,6 +13,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
@@ -153,24 +154,32 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
             SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
             ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
             OutputDir.mark(out, "read");
-            ObjectNode root = analyse(laws, alpha, families, declared);
+            Analysis a = analyse(laws, alpha, families, declared);
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
-                o.println(Json.write(root));
+                o.println(Json.write(a.root()));
             } else {
-                printText(o, root);
+                printText(o, a, laws);
             }
             o.flush();
             if (out != null) {
-                write(out, spark, root, laws);
+                write(out, spark, a, laws);
                 out.commit();
             }
             return 0;
         }
     }
 
-    /** Sensitivities and releases of one file as the JSON of the contract. */
-    ObjectNode analyse(ConditionalLaws.Result laws, double alpha, List<Noise> families, double[] declared) {
+    /** One release as a row of releases.csv and the text table: whether it is the family's primary release. */
+    record ReleaseRow(boolean primary, Releases.Release release) {
+    }
+
+    /** The analysis of one file: the JSON of the contract, the sensitivities and every release (primary first per family). */
+    record Analysis(ObjectNode root, Sensitivities.Result sensitivities, double range, String rangeSource, List<ReleaseRow> releases) {
+    }
+
+    /** Sensitivities and releases of one file. */
+    Analysis analyse(ConditionalLaws.Result laws, double alpha, List<Noise> families, double[] declared) {
         Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, approxDelta == null ? Double.NaN : approxDelta);
         double observedLo = Double.POSITIVE_INFINITY;
         double observedHi = Double.NEGATIVE_INFINITY;
@@ -231,15 +240,23 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
         ArrayNode releases = root.putArray("releases");
         ArrayNode alternatives = root.putArray("alternatives");
         double approx = approxDelta == null ? Double.NaN : approxDelta;
+        List<ReleaseRow> primary = new ArrayList<>();
+        List<ReleaseRow> other = new ArrayList<>();
         for (Noise family : families) {
             Releases.Setting setting = scale != null ? Releases.Setting.atScale(family, alpha, scale, ppDelta)
                     : Releases.Setting.atTarget(family, alpha, targetEpsilon(), ppDelta);
             Releases.Family f = Releases.of(setting, laws.laws(), r, approx);
             releases.add(json(f.primary()));
-            f.alternatives().forEach(x -> alternatives.add(json(x)));
+            primary.add(new ReleaseRow(true, f.primary()));
+            f.alternatives().forEach(x -> {
+                alternatives.add(json(x));
+                other.add(new ReleaseRow(false, x));
+            });
         }
         root.put("units", "sensitivities in the units of f(X); epsilon in nats; scale: Gaussian standard deviation, Laplace b, Cauchy scale");
-        return root;
+        List<ReleaseRow> all = new ArrayList<>(primary);
+        all.addAll(other);
+        return new Analysis(root, r, rangeWidth, declared != null ? "declared --range" : "observed min..max", all);
     }
 
     /** One release as the JSON of the contract: its Renyi epsilon and the (eps, delta)-PP guarantee derived from it. */
@@ -270,58 +287,63 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
         return targetEpsilon != null ? targetEpsilon : scale == null ? 1.0 : Double.NaN;
     }
 
-    private void printText(PrintWriter o, ObjectNode root) {
-        ObjectNode s = (ObjectNode) root.get("sensitivities");
+    private void printText(PrintWriter o, Analysis a, ConditionalLaws.Result laws) {
+        Sensitivities.Result s = a.sensitivities();
         o.printf(Locale.ROOT, "pufferfish-sensitivity: %s, value %s (query %s), secret %s: %d rows, %d secret values%n",
-                data.getFileName(), valueColumn, query, secretColumn, root.get("rows").asLong(), root.get("secretGroups").size());
-        for (var g : root.get("secretGroups")) {
-            o.printf(Locale.ROOT, "  %-22s %7d rows  mean %.4f%n", g.get("secret").asText(), g.get("rows").asLong(), g.get("mean").asDouble());
+                data.getFileName(), valueColumn, query, secretColumn, laws.rows(), laws.laws().size());
+        laws.laws().forEach((k, v) -> o.printf(Locale.ROOT, "  %-22s %7d rows  mean %.4f%n", k, v.total(), v.mean()));
+        o.printf(Locale.ROOT, "Delta (DP, %s) = %.6g%n", a.rangeSource(), a.range());
+        o.printf(Locale.ROOT, "Delta_G   = max W_inf = %.6g  (pair %s)%n", s.wInfinity(), pair(s.wInfinityPair()));
+        o.printf(Locale.ROOT, "Delta_G,2 = max W_2   = %.6f  (pair %s)%n", s.wP(), pair(s.wPPair()));
+        if (approxDelta != null) {
+            o.printf(Locale.ROOT, "Delta_G,delta         = %.6g  (delta %s, pair %s)%n", s.nearRadius(), approxDelta, pair(s.nearRadiusPair()));
         }
-        o.printf(Locale.ROOT, "Delta (DP, %s) = %.6g%n", s.get("rangeSource").asText(), s.get("range").asDouble());
-        o.printf(Locale.ROOT, "Delta_G   = max W_inf = %.6g  (pair %s)%n", s.get("wInf").asDouble(), s.get("wInfPair"));
-        o.printf(Locale.ROOT, "Delta_G,2 = max W_2   = %.6f  (pair %s)%n", s.get("w2").asDouble(), s.get("w2Pair"));
-        if (s.has("wInfNear")) {
-            o.printf(Locale.ROOT, "Delta_G,delta         = %.6g  (delta %s, pair %s)%n", s.get("wInfNear").asDouble(), approxDelta, s.get("wInfNearPair"));
-        }
-        o.printf("%-9s %-22s %-14s %-8s %-14s %-14s %s%n", "noise", "mechanism", "scale", "alpha", "epsilon", "PP epsilon", "PP delta");
-        for (String key : new String[] {"releases", "alternatives"}) {
-            for (var r : root.get(key)) {
-                o.printf(Locale.ROOT, "%-9s %-22s %-14s %-8s %-14s %-14s %s%n", r.get("noise").asText(), r.get("mechanism").asText(),
-                        num(r.get("scale")), r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "-",
-                        r.has("ppDelta") ? num(r.get("ppDelta")) : "-");
-            }
-        }
+        RELEASES.printText(o, a.releases());
     }
 
-    private static String num(com.fasterxml.jackson.databind.JsonNode n) {
-        return n == null || n.isNull() ? "-" : String.format(Locale.ROOT, "%.6g", n.asDouble());
+    private static String pair(Sensitivities.PairValue p) {
+        return Json.write(List.of(p.s(), p.t()));
     }
 
-    void write(OutputDir out, SparkSession spark, ObjectNode root, ConditionalLaws.Result laws) {
-        out.writeString("result.json", Json.pretty(root) + "\n");
-        List<List<Object>> pairRows = new ArrayList<>();
-        for (var v : root.get("pairs")) {
-            pairRows.add(Arrays.asList(v.get("s").asText(), v.get("t").asText(), v.get("wInf").asDouble(), v.get("w2").asDouble(),
-                    v.has("wInfNear") ? v.get("wInfNear").asDouble() : null));
-        }
-        out.writeString("pairs.csv", Csv.table(List.of("secret_s", "secret_t", "w_inf", "w_2", "w_inf_near"), pairRows));
-        List<List<Object>> rel = new ArrayList<>();
-        for (String key : new String[] {"releases", "alternatives"}) {
-            for (var r : root.get(key)) {
-                rel.add(Arrays.asList(key.equals("releases"), r.get("noise").asText(), r.get("mechanism").asText(), num(r.get("scale")),
-                        r.get("alpha").asText(), num(r.get("epsilon")), r.has("ppEpsilon") ? num(r.get("ppEpsilon")) : "",
-                        r.has("ppDelta") ? num(r.get("ppDelta")) : "", r.get("method").asText()));
-            }
-        }
-        out.writeString("releases.csv", Csv.table(List.of("primary", "noise", "mechanism", "scale", "alpha", "epsilon", "pp_epsilon", "pp_delta", "method"), rel));
-        List<List<Object>> counts = new ArrayList<>();
+    /** A number as the text and CSV show it: 6 significant digits, "-" when there is none. */
+    private static String num(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "-";
+    }
+
+    /** The columns of releases.csv and the text table. */
+    static final Columns<ReleaseRow> RELEASES = Columns.<ReleaseRow>of().bool("primary", ReleaseRow::primary)
+            .string("noise", x -> x.release().family().family()).shown("noise", "%-9s")
+            .string("mechanism", x -> x.release().mechanism()).shown("mechanism", "%-22s")
+            .string("scale", x -> num(x.release().scale())).shown("scale", "%-14s")
+            .string("alpha", x -> x.release().alpha() == Double.POSITIVE_INFINITY ? "inf" : Double.toString(x.release().alpha())).shown("alpha", "%-8s")
+            .string("epsilon", x -> num(x.release().epsilon())).shown("epsilon", "%-14s")
+            .string("pp_epsilon", x -> x.release().pp() == null ? "" : num(x.release().pp().epsilon()))
+            .textOnly("PP epsilon", "%-14s", x -> x.release().pp() == null ? "-" : num(x.release().pp().epsilon()))
+            .string("pp_delta", x -> x.release().pp() == null ? "" : num(x.release().pp().delta()))
+            .textOnly("PP delta", "%s", x -> x.release().pp() == null ? "-" : num(x.release().pp().delta()))
+            .string("method", x -> x.release().method());
+
+    /** The columns of pairs.csv. */
+    static final Columns<Sensitivities.PairValue> PAIRS = Columns.<Sensitivities.PairValue>of().string("secret_s", Sensitivities.PairValue::s)
+            .string("secret_t", Sensitivities.PairValue::t).number("w_inf", Sensitivities.PairValue::wInfinity).number("w_2", Sensitivities.PairValue::wP)
+            .number("w_inf_near", Sensitivities.PairValue::nearRadius);
+
+    /** One (secret, value, count) cell of the conditional laws. */
+    record Cell(String secret, double value, long count) {
+    }
+
+    /** The columns of counts.csv and counts.parquet. */
+    static final Columns<Cell> COUNTS = Columns.<Cell>of().string("secret", Cell::secret).number("value", Cell::value).integer("count", Cell::count);
+
+    void write(OutputDir out, SparkSession spark, Analysis a, ConditionalLaws.Result laws) {
+        out.writeString("result.json", Json.pretty(a.root()) + "\n");
+        out.writeString("pairs.csv", PAIRS.csv(a.sensitivities().pairs()));
+        out.writeString("releases.csv", RELEASES.csv(a.releases()));
+        List<Cell> counts = new ArrayList<>();
         for (Row r : laws.counts()) {
-            counts.add(Arrays.asList(r.getString(0), r.getDouble(1), r.getLong(2)));
+            counts.add(new Cell(r.getString(0), r.getDouble(1), r.getLong(2)));
         }
-        StructType schema = new StructType().add("secret", DataTypes.StringType, false).add("value", DataTypes.DoubleType, false)
-                .add("count", DataTypes.LongType, false);
-        out.writeParquet(spark, "counts.parquet", schema, counts);
-        out.writeString("counts.csv", Csv.table(List.of("secret", "value", "count"), counts));
+        COUNTS.write(out, spark, "counts", counts);
         List<Plots.Series> series = new ArrayList<>();
         int i = 0;
         for (Map.Entry<String, DiscreteLaw> e : laws.laws().entrySet()) {
