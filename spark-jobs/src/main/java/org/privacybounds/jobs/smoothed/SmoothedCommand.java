@@ -175,11 +175,12 @@ public final class SmoothedCommand implements Callable<Integer> {
             }
             root.set("vertices", root.get("hull").get("vertices"));
             ArrayNode results = root.putArray("results");
-            List<List<Object>> rows = new ArrayList<>();
+            List<SmoothedRow> rows = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
                 SmoothedValue v = values.get(i);
-                ObjectNode r = results.addObject();
-                SmoothedSweepCommand.fill(r, v, n, logDp, compose);
+                SmoothedRow row = SmoothedRow.of(n, t, v, logDp, compose, secs);
+                ObjectNode r = row.jsonValue();
+                results.add(r);
                 if (lower != null) {
                     SmoothedValue lo = lower.get(i);
                     Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
@@ -190,7 +191,7 @@ public final class SmoothedCommand implements Callable<Integer> {
                             : "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
                                     + "); the exact delta_SDP over the hull lies between");
                 }
-                rows.add(SmoothedSweepCommand.csvRow(n, t, v, logDp, compose));
+                rows.add(row);
             }
             root.put("seconds", secs);
             root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
@@ -219,8 +220,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", Csv.table(SmoothedSweepCommand.CSV_HEADER, rows));
-                out.writeParquet(spark, "results.parquet", SmoothedSweepCommand.PARQUET_SCHEMA, rows);
+                SmoothedRow.COLUMNS.write(out, spark, "results", rows);
                 out.commit();
             }
             return 0;

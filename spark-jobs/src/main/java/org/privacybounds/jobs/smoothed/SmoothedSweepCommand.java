@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
@@ -53,9 +54,6 @@ import picocli.CommandLine.Spec;
                 "      --epsilon 0.1,0.5,1:1:10 --distributions-from-votes datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
                 "      --votes-columns votes_a,votes_b --label-column year --symmetric --out out/paper-sweep"})
 public final class SmoothedSweepCommand implements Callable<Integer> {
-    static final List<String> CSV_HEADER = List.of("n", "T", "epsilon", "delta", "log10Delta", "argmaxAssignment", "relativeErrorBound",
-            "evaluated", "excluded", "dpDelta", "inverseN", "composedEpsilon", "composedDelta", "log10ComposedDelta");
-
     @Spec
     CommandSpec spec;
 
@@ -128,7 +126,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             params.set("epsilon", Json.MAPPER.valueToTree(eps));
             params.put("compose", compose);
             Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "smoothed-sweep");
-            List<ObjectNode> rows = new ArrayList<>();
+            List<SmoothedRow> rows = new ArrayList<>();
             long start = System.nanoTime();
             int resumed = 0;
             double computedCost = 0;
@@ -149,16 +147,12 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                     double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
                     forN = Json.array();
                     for (SmoothedValue v : values) {
-                        ObjectNode r = forN.addObject();
-                        r.put("n", n);
-                        r.put("T", t);
-                        fill(r, v, n, logDp, compose);
-                        r.put("seconds", (System.nanoTime() - t0) / 1e9);
+                        forN.add(SmoothedRow.of(n, t, v, logDp, compose, (System.nanoTime() - t0) / 1e9).json());
                     }
                     OutputDir.keepStage(work, "n=" + n, forN);
                     computedCost += costOf[i];
                 }
-                forN.forEach(r -> rows.add((ObjectNode) r));
+                forN.forEach(r -> rows.add(SmoothedRow.fromJson(r)));
                 double elapsed = (System.nanoTime() - start) / 1e9;
                 int computed = i + 1 - resumed;
                 double rate = computed / Math.max(elapsed, 1e-9);
@@ -177,7 +171,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
             root.set("vertices", root.get("hull").get("vertices"));
             ArrayNode arr = root.putArray("rows");
-            rows.forEach(arr::add);
+            rows.forEach(r -> arr.add(r.json()));
             root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
@@ -187,23 +181,13 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 for (int i = 0; i < hull.size(); i++) {
                     o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
                 }
-                o.printf("%-10s %-10s %-9s %-13s %-24s %-9s %s%n", "n", "T", "epsilon", "log10 delta", "argmax assignment", "relErr", "log10 1/n");
-                for (ObjectNode r : rows) {
-                    o.printf("%-10d %-10d %-9.4g %-13.5f %-24s %-9.1e %.3f%n", r.get("n").asInt(), r.get("T").asInt(), r.get("epsilon").asDouble(),
-                            r.get("log10Delta").asDouble(), r.get("argmaxAssignment").toString(), r.get("relativeErrorBound").asDouble(),
-                            Math.log10(r.get("inverseN").asDouble()));
-                }
+                TEXT.printText(o, rows);
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                List<List<Object>> csv = new ArrayList<>();
-                for (ObjectNode r : rows) {
-                    csv.add(csvRowOf(r));
-                }
-                out.writeString("results.csv", Csv.table(CSV_HEADER, csv));
-                out.writeParquet(spark, "results.parquet", PARQUET_SCHEMA, csv);
+                SmoothedRow.COLUMNS.write(out, spark, "results", rows);
                 plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
                 out.commit();
                 OutputDir.deleteTree(work);
@@ -212,67 +196,29 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         }
     }
 
-    /** The columns of results.csv as a Parquet schema. */
-    static final StructType PARQUET_SCHEMA = new StructType().add("n", DataTypes.LongType).add("T", DataTypes.LongType).add("epsilon", DataTypes.DoubleType)
-                .add("delta", DataTypes.DoubleType).add("log10Delta", DataTypes.DoubleType).add("argmaxAssignment", DataTypes.StringType)
-                .add("relativeErrorBound", DataTypes.DoubleType).add("evaluated", DataTypes.LongType).add("excluded", DataTypes.LongType)
-                .add("dpDelta", DataTypes.DoubleType).add("inverseN", DataTypes.DoubleType).add("composedEpsilon", DataTypes.DoubleType)
-                .add("composedDelta", DataTypes.DoubleType).add("log10ComposedDelta", DataTypes.DoubleType);
+    /** The text table. */
+    static final Columns<SmoothedRow> TEXT = Columns.<SmoothedRow>of().textOnly("n", "%-10d", SmoothedRow::n).textOnly("T", "%-10d", SmoothedRow::T)
+            .textOnly("epsilon", "%-9.4g", SmoothedRow::epsilon).textOnly("log10 delta", "%-13.5f", SmoothedRow::log10Delta)
+            .textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
+            .textOnly("relErr", "%-9.1e", SmoothedRow::relativeErrorBound).textOnly("log10 1/n", "%.3f", r -> Math.log10(1.0 / r.n()));
 
-    /** The JSON fields of one result. */
-    static void fill(ObjectNode r, SmoothedValue v, int n, double logDp, int compose) {
-        r.put("epsilon", v.epsilon());
-        Json.putLogPair(r, "delta", "log10Delta", v.logDelta());
-        ArrayNode a = r.putArray("argmaxAssignment");
-        for (int x : v.argmaxAssignment()) {
-            a.add(x);
-        }
-        r.put("relativeErrorBound", v.relativeErrorBound());
-        r.put("method", v.method());
-        r.put("evaluated", v.evaluated());
-        r.put("excluded", v.excluded());
-        Json.put(r, "dpDelta", Math.exp(logDp));
-        r.put("inverseN", 1.0 / n);
-        Guarantee c = Composition.basic(new Guarantee(v.epsilon(), v.logDelta(), v.method(), v.relativeErrorBound()), compose);
-        r.put("composedEpsilon", c.epsilon());
-        Json.putLogPair(r, "composedDelta", "log10ComposedDelta", c.logDelta());
-    }
-
-    static List<Object> csvRow(int n, int t, SmoothedValue v, double logDp, int compose) {
-        ObjectNode r = Json.object();
-        r.put("n", n);
-        r.put("T", t);
-        fill(r, v, n, logDp, compose);
-        return csvRowOf(r);
-    }
-
-    static List<Object> csvRowOf(JsonNode r) {
-        return Arrays.asList(r.get("n").asLong(), r.get("T").asLong(), r.get("epsilon").asDouble(), r.get("delta").asDouble(),
-                num(r.get("log10Delta")), r.get("argmaxAssignment").toString().replace(",", " "), r.get("relativeErrorBound").asDouble(),
-                r.get("evaluated").asLong(), r.get("excluded").asLong(), num(r.get("dpDelta")), r.get("inverseN").asDouble(),
-                r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")), num(r.get("log10ComposedDelta")));
-    }
-
-    private static Double num(JsonNode v) {
-        return v == null || v.isNull() ? null : v.asDouble();
-    }
-
-    private static void plot(Path png, List<ObjectNode> rows, double[] eps, String hull) {
+    private static void plot(Path png, List<SmoothedRow> rows, double[] eps, String hull) {
         List<Plots.Series> series = new ArrayList<>();
         for (int e = 0; e < eps.length; e++) {
             List<double[]> pts = new ArrayList<>();
-            for (ObjectNode r : rows) {
-                if (r.get("epsilon").asDouble() == eps[e]) {
-                    pts.add(new double[] {r.get("n").asDouble(), r.get("log10Delta").isNull() ? Double.NaN : r.get("log10Delta").asDouble()});
+            for (SmoothedRow r : rows) {
+                if (r.epsilon() == eps[e]) {
+                    double l = r.log10Delta();
+                    pts.add(new double[] {r.n(), Double.isFinite(l) ? l : Double.NaN});
                 }
             }
             series.add(new Plots.Series("eps = " + eps[e], pts.stream().mapToDouble(p -> p[0]).toArray(),
                     pts.stream().mapToDouble(p -> p[1]).toArray(), false, eps.length > 1 ? Plots.sequential(e, eps.length) : Plots.color(0)));
         }
         List<double[]> inv = new ArrayList<>();
-        for (ObjectNode r : rows) {
-            if (r.get("epsilon").asDouble() == eps[0]) {
-                inv.add(new double[] {r.get("n").asDouble(), Math.log10(r.get("inverseN").asDouble()), LogMath.toLog10(Math.log(r.get("dpDelta").asDouble()))});
+        for (SmoothedRow r : rows) {
+            if (r.epsilon() == eps[0]) {
+                inv.add(new double[] {r.n(), Math.log10(r.inverseN()), Math.log10(r.dpDelta())});
             }
         }
         double[] x = inv.stream().mapToDouble(p -> p[0]).toArray();

@@ -1,0 +1,99 @@
+package org.privacybounds.jobs.smoothed;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
+import org.privacybounds.jobs.common.Columns;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One delta_SDP result of {@code smoothed} and {@code smoothed-sweep} as written: n, T, the value (delta and its log10, the
+ * best assignment, how it was obtained), the DP bound and 1/n beside it, and the basic composition of the run's
+ * {@code --compose} runs. Its columns (results.csv, results.parquet) are declared once in {@link #COLUMNS}; {@link #json}
+ * is the JSON of the contract, and {@link #fromJson} reads it back unchanged (a resumed sweep writes the same digits).
+ */
+record SmoothedRow(int n, int T, double epsilon, double delta, double log10Delta, int[] argmaxAssignment, double relativeErrorBound,
+        String method, long evaluated, long excluded, double dpDelta, double inverseN, double composedEpsilon, double composedDelta,
+        double log10ComposedDelta, double seconds) {
+
+    /** The row of one value; composes it {@code compose} times: (eps, delta) -> (k eps, min(1, k delta)). */
+    static SmoothedRow of(int n, int t, SmoothedValue v, double logDp, int compose, double seconds) {
+        Guarantee c = Composition.basic(new Guarantee(v.epsilon(), v.logDelta(), v.method(), v.relativeErrorBound()), compose);
+        return new SmoothedRow(n, t, v.epsilon(), Math.exp(v.logDelta()), LogMath.toLog10(v.logDelta()), v.argmaxAssignment().clone(),
+                v.relativeErrorBound(), v.method(), v.evaluated(), v.excluded(), Math.exp(logDp), 1.0 / n, c.epsilon(), Math.exp(c.logDelta()),
+                LogMath.toLog10(c.logDelta()), seconds);
+    }
+
+    /** A row of the JSON of the contract ({@link #json}), back as it was written (null log10 values are log10 0). */
+    static SmoothedRow fromJson(JsonNode r) {
+        int[] a = new int[r.get("argmaxAssignment").size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = r.get("argmaxAssignment").get(i).asInt();
+        }
+        return new SmoothedRow(r.get("n").asInt(), r.get("T").asInt(), r.get("epsilon").asDouble(), num(r.get("delta")), log10(r.get("log10Delta")), a,
+                r.get("relativeErrorBound").asDouble(), r.get("method").asText(), r.get("evaluated").asLong(), r.get("excluded").asLong(),
+                num(r.get("dpDelta")), r.get("inverseN").asDouble(), r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")),
+                log10(r.get("log10ComposedDelta")), r.has("seconds") ? r.get("seconds").asDouble() : Double.NaN);
+    }
+
+    private static double num(JsonNode v) {
+        return v == null || v.isNull() ? Double.NaN : v.asDouble();
+    }
+
+    private static double log10(JsonNode v) {
+        return v == null || v.isNull() ? Double.NEGATIVE_INFINITY : v.asDouble();
+    }
+
+    /** The assignment as results.csv writes it: "[a b c]". */
+    String argmaxText() {
+        return "[" + Arrays.stream(argmaxAssignment).mapToObj(Integer::toString).collect(Collectors.joining(" ")) + "]";
+    }
+
+    /** The columns of results.csv and results.parquet. */
+    static final Columns<SmoothedRow> COLUMNS = Columns.<SmoothedRow>of().integer("n", SmoothedRow::n).integer("T", SmoothedRow::T)
+            .number("epsilon", SmoothedRow::epsilon).number("delta", SmoothedRow::delta).number("log10Delta", SmoothedRow::log10Delta)
+            .string("argmaxAssignment", SmoothedRow::argmaxText).number("relativeErrorBound", SmoothedRow::relativeErrorBound)
+            .integer("evaluated", SmoothedRow::evaluated).integer("excluded", SmoothedRow::excluded).number("dpDelta", SmoothedRow::dpDelta)
+            .number("inverseN", SmoothedRow::inverseN).number("composedEpsilon", SmoothedRow::composedEpsilon)
+            .number("composedDelta", SmoothedRow::composedDelta).number("log10ComposedDelta", SmoothedRow::log10ComposedDelta);
+
+    /** The JSON fields of the value (without n, T and seconds, which smoothed writes once per run). */
+    ObjectNode jsonValue() {
+        ObjectNode r = Json.object();
+        r.put("epsilon", epsilon);
+        Json.put(r, "delta", delta);
+        Json.put(r, "log10Delta", log10Delta);
+        ArrayNode a = r.putArray("argmaxAssignment");
+        for (int x : argmaxAssignment) {
+            a.add(x);
+        }
+        r.put("relativeErrorBound", relativeErrorBound);
+        r.put("method", method);
+        r.put("evaluated", evaluated);
+        r.put("excluded", excluded);
+        Json.put(r, "dpDelta", dpDelta);
+        r.put("inverseN", inverseN);
+        r.put("composedEpsilon", composedEpsilon);
+        Json.put(r, "composedDelta", composedDelta);
+        Json.put(r, "log10ComposedDelta", log10ComposedDelta);
+        return r;
+    }
+
+    /** The JSON of a smoothed-sweep row: n, T, the value's fields, seconds. */
+    ObjectNode json() {
+        ObjectNode r = Json.object();
+        r.put("n", n);
+        r.put("T", T);
+        r.setAll(jsonValue());
+        Json.put(r, "seconds", seconds);
+        return r;
+    }
+}
