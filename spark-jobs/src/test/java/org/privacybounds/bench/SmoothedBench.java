@@ -94,40 +94,56 @@ public final class SmoothedBench {
 
     /**
      * Issue 19: national-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
-     * issue's two distributions) on local[2], and n = 1e7 on local[1]; each time as a ratio to n = 1e6 measured in the same
-     * run (the papers' code cannot reach these n, so the small run is the baseline). Writes smoothed-large-n.csv.
+     * issue's two distributions) on the driver path the command takes on a local master (a pool of 2 threads, and 1 at
+     * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (JIT warmed by a run at n = 30,000) as a ratio to n = 1e6 on
+     * the same path in the same run (the papers' code cannot reach these n, so the small run is the baseline). Writes
+     * smoothed-large-n.csv; scripts/bench-smoothed also times the command itself, cold, in smoothed-large-n-cli.csv.
      */
     static void largeN(Path out) throws Exception {
         double[] eps = {0.5, 1, 2, 7};
         DistributionSet hull = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}), List.of("a", "b"),
                 "bench");
         List<String> lines = new ArrayList<>();
-        lines.add("n,master,seconds,ratio_to_n1e6_local2,load_average_1min,log10_delta_eps0.5,log10_delta_eps1,log10_delta_eps2,log10_delta_eps7");
-        double base = Double.NaN;
-        for (Object[] run : new Object[][] {{1_000_000, "local[2]"}, {10_000_000, "local[2]"}, {10_000_000, "local[1]"}, {100_000_000, "local[2]"}}) {
+        lines.add("n,path,seconds,ratio_to_n1e6_same_path,load_average_1min,log10_delta_eps0.5,log10_delta_eps1,log10_delta_eps2,log10_delta_eps7");
+        // the driver path (what the command runs on a local master: no Spark, a pool of 2 or 1 threads), then Spark local[2] and local[1]
+        Object[][] runs = {{1_000_000, "driver[2]"}, {10_000_000, "driver[2]"}, {10_000_000, "driver[1]"}, {100_000_000, "driver[2]"},
+            {1_000_000, "local[2]"}, {10_000_000, "local[2]"}, {10_000_000, "local[1]"}, {100_000_000, "local[2]"}};
+        java.util.Map<String, Double> base = new java.util.HashMap<>();
+        for (Object[] run : runs) {
             int n = (Integer) run[0];
-            String master = (String) run[1];
+            String path = (String) run[1];
             int t = (int) Math.round(0.998 * n);
-            SparkSessions.quiet();
-            SparkSession spark = SparkSession.builder().master(master).appName("bench").config("spark.ui.enabled", "false")
-                    .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+            int threads = path.endsWith("[2]") ? 2 : 1;
+            boolean driver = path.startsWith("driver");
+            SparkSession spark = null;
+            if (!driver) {
+                SparkSessions.quiet();
+                spark = SparkSession.builder().master(path).appName("bench").config("spark.ui.enabled", "false")
+                        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+            }
             try {
-                int parts = 4 * (master.equals("local[2]") ? 2 : 1);
-                run(spark, 30000, 29940, hull, eps, parts);
+                int parts = driver ? threads : 4 * threads;
+                SparkSession s = spark;
+                java.util.function.Supplier<List<SmoothedValue>> warm = () -> driver
+                        ? SmoothedRunner.runLocal(30000, 29940, hull, eps, threads, msg -> { }) : run(s, 30000, 29940, hull, eps, parts);
+                warm.get();
                 double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 long t0 = System.nanoTime();
-                List<SmoothedValue> r = run(spark, n, t, hull, eps, parts);
+                List<SmoothedValue> r = driver ? SmoothedRunner.runLocal(n, t, hull, eps, threads, msg -> { }) : run(spark, n, t, hull, eps, parts);
                 double secs = (System.nanoTime() - t0) / 1e9;
+                String kind = driver ? "driver" : "spark";
                 if (n == 1_000_000) {
-                    base = secs;
+                    base.put(kind, secs);
                 }
-                lines.add(String.format(Locale.ROOT, "%d,%s,%.2f,%.2f,%.2f,%.12f,%.12f,%.12f,%.12f", n, master, secs, secs / base, load, r.get(0).log10Delta(),
-                        r.get(1).log10Delta(), r.get(2).log10Delta(), r.get(3).log10Delta()));
+                lines.add(String.format(Locale.ROOT, "%d,%s,%.2f,%.2f,%.2f,%.12f,%.12f,%.12f,%.12f", n, path, secs, secs / base.get(kind), load,
+                        r.get(0).log10Delta(), r.get(1).log10Delta(), r.get(2).log10Delta(), r.get(3).log10Delta()));
                 System.out.println(lines.get(lines.size() - 1));
             } finally {
-                spark.stop();
-                SparkSession.clearActiveSession();
-                SparkSession.clearDefaultSession();
+                if (spark != null) {
+                    spark.stop();
+                    SparkSession.clearActiveSession();
+                    SparkSession.clearDefaultSession();
+                }
             }
             Files.write(out.resolve("smoothed-large-n.csv"), lines);
         }

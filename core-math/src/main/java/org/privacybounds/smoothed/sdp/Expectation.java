@@ -159,6 +159,9 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
     }
 
     /** {ln f over the windows (a lower bound of f), ln of the bound on the rest}. */
+    /** Above this many terms the rows of {@link #evaluate} are summed in parallel (on the caller's fork-join pool). */
+    static final double PARALLEL_WORK = 4e6;
+
     public double[] evaluate() {
         CountLaw x = CountLaw.binomial(n1, pHi);
         CountLaw y = CountLaw.binomial(n - n1, pLo);
@@ -176,13 +179,22 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
             d[i] = Math.exp(logDelta[i] - md);
         }
         int off = xl + yl - hStart;
-        double f = 0;
-        for (int i = 0; i < px.length - 1; i++) {
-            double inner = 0;
+        // each row's inner sum on its own (in parallel when large), then the rows summed in order: the same digits either way
+        double[] inner = new double[px.length - 1];
+        java.util.stream.IntStream rows = java.util.stream.IntStream.range(0, inner.length);
+        if ((double) inner.length * (py.length - 1) > PARALLEL_WORK) {
+            rows = rows.parallel();
+        }
+        rows.forEach(i -> {
+            double acc = 0;
             for (int j = 0; j < py.length - 1; j++) {
-                inner += py[j] * d[off + i + j];
+                acc += py[j] * d[off + i + j];
             }
-            f += px[i] * inner;
+            inner[i] = acc;
+        });
+        double f = 0;
+        for (int i = 0; i < inner.length; i++) {
+            f += px[i] * inner[i];
         }
         double lf = f > 0 ? Math.log(f) + px[px.length - 1] + py[py.length - 1] + md : Double.NEGATIVE_INFINITY;
         return new double[] {lf, logTail};

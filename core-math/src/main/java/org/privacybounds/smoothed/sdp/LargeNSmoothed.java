@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
@@ -131,6 +132,34 @@ public final class LargeNSmoothed {
             }
             return out;
         };
+    }
+
+    /**
+     * A source that computes delta(h) here in parallel: chunks of 64 values of h on the fork-join pool the caller runs in (the
+     * common pool, or the pool of a task submitted to one). The values do not depend on the chunking.
+     */
+    public static DeltaSource parallel(Sampling sampling, int sampleSize, int n, double[] eps) {
+        double[] e = eps.clone();
+        return (hs, which) -> {
+            double[][] out = new double[hs.length][];
+            java.util.stream.IntStream.range(0, (hs.length + 63) / 64).parallel().forEach(c -> {
+                SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
+                for (int i = c * 64; i < Math.min(hs.length, c * 64 + 64); i++) {
+                    double[] r = new double[e.length];
+                    for (int k = 0; k < e.length; k++) {
+                        r[k] = which[k] ? m.profile(new int[] {hs[i], n - hs[i]}, e[k]).logDelta() : Double.NaN;
+                    }
+                    out[i] = r;
+                }
+            });
+            return out;
+        };
+    }
+
+    /** Stage 2 (batches of exact expectations) in parallel here, on the pool the caller runs in. */
+    public LargeNSmoothed withParallelStageTwo() {
+        this.stageTwo = batch -> batch.parallelStream().map(Expectation::evaluate).toArray(double[][]::new);
+        return this;
     }
 
     /** Receives progress lines. */

@@ -202,12 +202,10 @@ public final class Columns<T> {
         return spark.createDataFrame(out, schema());
     }
 
-    /** Writes the records as {@code name.csv} (and, given a session, {@code name.parquet}) in the output folder. */
+    /** Writes the records as {@code name.csv} and {@code name.parquet} in the output folder (spark may be null: see {@link OutputDir#writeParquet}). */
     public void write(OutputDir out, SparkSession spark, String name, Collection<? extends T> records) {
         out.writeString(name + ".csv", csv(records));
-        if (spark != null) {
-            out.writeParquet(spark, name + ".parquet", schema(), rows(records));
-        }
+        out.writeParquet(spark, name + ".parquet", schema(), rows(records));
     }
 
     /** The text table: a header line of the shown columns, then one line per record. */

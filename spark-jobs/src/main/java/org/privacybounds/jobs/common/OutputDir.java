@@ -285,11 +285,19 @@ public final class OutputDir implements AutoCloseable {
         return temp.resolve(name);
     }
 
+    /** Up to this many rows a table is written on the driver ({@link LocalParquet}), without a Spark job. */
+    static final int LOCAL_PARQUET_ROWS = 200_000;
+
     /**
      * Writes table rows (in schema order) as one Parquet file in folder {@code name}; a
-     * non-finite double in a nullable column (e.g. log10 of 0) is written as null.
+     * non-finite double in a nullable column (e.g. log10 of 0) is written as null. Small tables (and any table when
+     * {@code spark} is null) are written on the driver without a Spark job.
      */
     public void writeParquet(SparkSession spark, String name, StructType schema, List<List<Object>> rows) {
+        if ((spark == null || rows.size() <= LOCAL_PARQUET_ROWS) && LocalParquet.supports(schema)) {
+            LocalParquet.write(resolve(name), schema, rows);
+            return;
+        }
         StructField[] fields = schema.fields();
         List<Row> out = new ArrayList<>();
         for (List<Object> r : rows) {

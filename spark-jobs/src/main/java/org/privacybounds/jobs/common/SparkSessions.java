@@ -40,6 +40,31 @@ public final class SparkSessions {
     }
 
     /**
+     * The number of threads a run may use on the driver instead of starting Spark: the cores of a local master
+     * ({@code local} = 1, {@code local[k]} and {@code local[k,f]} = k, {@code local[*]} = every core), or null when Spark is
+     * needed anyway (a session is already active, spark-submit set the master, or the master is a cluster).
+     */
+    public static Integer localThreads(CommonOptions common) {
+        if (SparkSession.getActiveSession().isDefined() || SparkSession.getDefaultSession().isDefined() || System.getProperty("spark.master") != null) {
+            return null;
+        }
+        return localThreads(common.master);
+    }
+
+    public static Integer localThreads(String master) {
+        String m = master.trim();
+        if (m.equals("local")) {
+            return 1;
+        }
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile("local\\[(\\*|\\d+)(,\\d+)?\\]").matcher(m);
+        if (!x.matches()) {
+            return null;
+        }
+        int k = x.group(1).equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(x.group(1));
+        return k >= 1 ? k : null;
+    }
+
+    /**
      * A standalone master ({@code spark://HOST:PORT[,HOST:PORT]}) must accept a connection within 5 s before Spark starts: Spark
      * itself retries an unreachable master for 60 s and then logs a stack of errors.
      */

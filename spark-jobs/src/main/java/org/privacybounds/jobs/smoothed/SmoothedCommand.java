@@ -128,15 +128,19 @@ public final class SmoothedCommand implements Callable<Integer> {
         }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "smoothed");
-            OutputDir.mark(out, "sparkStart");
+            // driver-sized: the large-n method on a local master needs no Spark (its threads run every parallel part)
+            Integer threads = given != null && !beyond && SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
+                    mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling()))
+                    ? SparkSessions.localThreads(common) : null;
+            SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed") : null;
+            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
             if (given == null) {
                 given = pi.read(spark);
                 reduced = pi.reduce(given);
                 double[] c = estimate(reduced, 0, eps.length);
                 WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
             }
-            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+            int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             long t0 = System.nanoTime();
             java.util.function.Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
             DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();

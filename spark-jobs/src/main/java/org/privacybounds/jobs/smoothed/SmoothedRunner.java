@@ -41,10 +41,45 @@ public final class SmoothedRunner {
         return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 4);
     }
 
+    /** Whether a run can go without Spark on the driver's threads: the large-n method (the enumeration needs executors). */
+    static boolean driverCapable(DistributionSet hull, Sampling sampling) {
+        return method(hull, sampling).equals("large-n");
+    }
+
+    /**
+     * The large-n method on the driver alone, on {@code threads} threads (a local master's cores): every parallel part (delta(h)
+     * batches, block bounds, scans, exact expectations) runs in one fork-join pool of that size. The values are those of the
+     * Spark run (every part is deterministic and independent of the split).
+     */
+    public static List<SmoothedValue> runLocal(int n, int sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress) {
+        if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
+            throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
+        }
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(Math.max(1, threads));
+        try {
+            return pool.submit(() -> new LargeNSmoothed(n, sampleSize, hull, eps, LargeNSmoothed.parallel(Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps))
+                    .withParallelStageTwo().onProgress(progress).solve()).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * One n: on Spark with {@code partitions} partitions, or, when {@code spark} is null (the large-n method only), on the driver
+     * with {@code partitions} threads.
+     */
     static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
             int partitions, Consumer<String> progress) {
         if (n < 1) {
             throw new UserInputException("--n", n, "must be >= 1");
+        }
+        if (spark == null) {
+            return runLocal(n, sampleSize, hull, eps, partitions, progress);
         }
         if (method(hull, sampling).equals("large-n")) {
             return largeN(spark, n, sampleSize, hull, eps, partitions, progress).solve();

@@ -116,9 +116,11 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         }
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "smoothed-sweep");
-            OutputDir.mark(out, "sparkStartAndInput");
-            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+            // the large-n method on a local master needs no Spark: its threads run every parallel part
+            Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) ? SparkSessions.localThreads(common) : null;
+            SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed-sweep") : null;
+            OutputDir.mark(out, spark == null ? "setup" : "sparkStartAndInput");
+            int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             ObjectNode params = Json.object();
             params.put("n", nList);
             mechanism.echo(params);
