@@ -22,6 +22,7 @@ import org.privacybounds.bayes.Statements;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
@@ -144,19 +145,22 @@ public final class BayesAuditCommand implements Callable<Integer> {
         coreSeconds += 1e-8 * Math.pow(Math.max(statementsUpTo, searchUpTo), 3);
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, 64.0 * ns.stream().mapToLong(Long::longValue).max().orElse(1) * 3 * eps.length);
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "bayes-audit");
-            OutputDir.mark(out, "sparkStart");
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parallelism = jsc.defaultParallelism();
+            // driver-sized on a local master: a pool of its cores instead of Spark (the same tasks, merged in the same order)
+            Integer threads = SparkSessions.localThreads(common);
+            SparkSession spark = threads == null ? SparkSessions.get(common, "bayes-audit") : null;
+            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+            JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int parallelism = jsc == null ? threads : jsc.defaultParallelism();
+            int pool = parallelism;
             BayesAudit.Setup setup = new BayesAudit.Setup(eps, delta, beta, fractions);
             PrintWriter err = spec.commandLine().getErr();
             // the audit: rows of every n in ranges of about equal work
             long t0 = System.nanoTime();
             List<Task> tasks = tasks(ns, partitions > 0 ? partitions : 4 * parallelism);
-            List<Object[]> parts = jsc.parallelize(tasks, tasks.size()).map(t -> {
+            List<Object[]> parts = LocalPool.distribute(jsc, pool, tasks, tasks.size(), t -> {
                 PosteriorFamily f = new PosteriorFamily(t.n());
                 return new Object[] {t, ChainAudit.run(f, setup.configs(f), t.from(), t.to())};
-            }).collect();
+            });
             TreeMap<Integer, Part> byN = new TreeMap<>();
             parts.stream().sorted((a, b) -> Integer.compare(((Task) a[0]).from(), ((Task) b[0]).from()))
                     .forEach(o -> byN.merge(((Task) o[0]).n(), (Part) o[1], Part::merge));
@@ -192,13 +196,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 for (int n = 1; n <= statementsUpTo; n++) {
                     all.add(n);
                 }
-                st.addAll(jsc.parallelize(all, Math.min(all.size(), 4 * parallelism)).map(Statements::check).collect());
+                st.addAll(LocalPool.distribute(jsc, pool, all, Math.min(all.size(), 4 * parallelism), Statements::check));
                 st.sort((x, y) -> Integer.compare(x.n(), y.n()));
                 root.set("statements", statementsJson(BayesAudit.StatementSummary.of(st)));
                 err.printf("bayes-audit: statements I-III checked for n = 1..%d%n", statementsUpTo);
             }
             if (searchUpTo > 0) {
-                root.set("search", search(jsc, setup, searchUpTo, parallelism, err));
+                root.set("search", search(jsc, pool, setup, searchUpTo, parallelism, err));
             }
             OutputDir.mark(out, "statementsAndSearch");
             root.put("method", "exact: every neighbouring pair (k, k+1) and every output j, ln-probabilities in double precision "
@@ -262,13 +266,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
     }
 
     /** The local-sensitivity mechanism at every n = 1..upTo for every eps: first n with loss > eps. */
-    private static ArrayNode search(JavaSparkContext jsc, BayesAudit.Setup setup, int upTo, int parallelism, PrintWriter err) {
+    private static ArrayNode search(JavaSparkContext jsc, int threads, BayesAudit.Setup setup, int upTo, int parallelism, PrintWriter err) {
         List<Integer> all = new ArrayList<>();
         for (int n = upTo; n >= 1; n--) {
             all.add(n); // large n first: better balance
         }
         double[] eps = setup.eps();
-        List<double[]> res = jsc.parallelize(all, Math.min(all.size(), 8 * parallelism)).map(n -> BayesAudit.localMaxLogRatios(n, eps)).collect();
+        List<double[]> res = LocalPool.distribute(jsc, threads, all, Math.min(all.size(), 8 * parallelism), n -> BayesAudit.localMaxLogRatios(n, eps));
         double[][] byN = new double[upTo][];
         for (int i = 0; i < all.size(); i++) {
             byN[all.get(i) - 1] = res.get(i);

@@ -24,6 +24,7 @@ import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
@@ -192,7 +193,9 @@ public final class PabiCommand implements Callable<Integer> {
             parsed.add(corr);
         }
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "pabi");
+            // driver-sized on a local master: a pool of its cores instead of Spark
+            Integer threads = SparkSessions.localThreads(common);
+            SparkSession spark = threads == null ? SparkSessions.get(common, "pabi") : null;
             List<Point> points = new ArrayList<>();
             for (int k = 0; k < corrTexts.size(); k++) {
                 for (Setting s : settings) {
@@ -201,16 +204,18 @@ public final class PabiCommand implements Callable<Integer> {
                     }
                 }
             }
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parts = Math.max(1, Math.min(points.size(), partitions > 0 ? partitions : 2 * jsc.defaultParallelism()));
+            JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int parts = Math.max(1, Math.min(points.size(), partitions > 0 ? partitions : 2 * (jsc == null ? threads : jsc.defaultParallelism())));
             PrintWriter err = spec.commandLine().getErr();
-            err.printf(Locale.ROOT, "pabi: %d settings x %d values of T (max %d) on %d partitions%n", points.size(), ts.size(), maxT, parts);
+            err.printf(Locale.ROOT, "pabi: %d settings x %d values of T (max %d) on %s%n", points.size(), ts.size(), maxT,
+                    jsc == null ? threads + " driver threads" : parts + " partitions");
             err.flush();
             long start = System.nanoTime();
             int maxSteps = (int) maxT;
             int secret = secretIndex;
             long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
-            List<double[][]> curves = jsc.parallelize(points, parts).map(p -> evaluate(p, maxSteps, secret, wanted)).collect();
+            List<double[][]> curves = jsc == null ? LocalPool.map(threads, points, p -> evaluate(p, maxSteps, secret, wanted))
+                    : jsc.parallelize(points, parts).map(p -> evaluate(p, maxSteps, secret, wanted)).collect();
             err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
             err.flush();
             ObjectNode root = Json.object();

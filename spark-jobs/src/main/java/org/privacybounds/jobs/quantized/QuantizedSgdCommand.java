@@ -132,9 +132,11 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         }
         WorkLimit.check(spec, common, "--n, --trials and --assignments", coreSeconds, memory);
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "quantized-sgd");
-            int parts = partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
-            OutputDir.mark(out, "sparkStart");
+            // driver-sized on a local master: a pool of its cores instead of Spark (the same databases and digits)
+            Integer threads = SparkSessions.localThreads(common);
+            SparkSession spark = threads == null ? SparkSessions.get(common, "quantized-sgd") : null;
+            int parts = spark == null ? threads : partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
+            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
             ObjectNode params = Json.object();
             params.put("n", nList);
             params.set("epsilon", Json.MAPPER.valueToTree(eps));
@@ -178,7 +180,8 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                     secs = stage.get(0).get("seconds").asDouble();
                 } else {
                     long t0 = System.nanoTime();
-                    forN = QuantizedSgdJob.run(spark, n, mechanism.sampleSize(n), request, parts);
+                    forN = spark == null ? QuantizedSgdJob.runLocal(n, mechanism.sampleSize(n), request, threads)
+                            : QuantizedSgdJob.run(spark, n, mechanism.sampleSize(n), request, parts);
                     secs = (System.nanoTime() - t0) / 1e9;
                     ArrayNode keep = Json.array();
                     keep.addObject().put("seconds", secs).set("bounds", Json.MAPPER.valueToTree(forN));

@@ -9,6 +9,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.quantized.CodeGrid;
 import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
@@ -69,6 +70,18 @@ public final class QuantizedSgdJob {
      * assignment summarised in trial order. One bound per eps, in the request's order.
      */
     public static List<StepBound> run(SparkSession spark, int n, int sampleSize, Request r, int partitions) {
+        return run(spark, n, sampleSize, r, partitions, 0);
+    }
+
+    /**
+     * The same Monte Carlo on the driver alone, on {@code threads} threads (no Spark): the same databases, the same digits
+     * (each trial's seed depends only on the request's seed, n, the assignment and the trial).
+     */
+    public static List<StepBound> runLocal(int n, int sampleSize, Request r, int threads) {
+        return run(null, n, sampleSize, r, 4 * Math.max(1, threads), Math.max(1, threads));
+    }
+
+    private static List<StepBound> run(SparkSession spark, int n, int sampleSize, Request r, int partitions, int threads) {
         SamplingAverageMechanism.checkSizes(r.grid(), sampleSize, n);
         List<int[]> assign = r.assignments().of(n, r.pi().length);
         int trials = r.trials();
@@ -82,16 +95,28 @@ public final class QuantizedSgdJob {
                 ranges.add(new int[] {lo, hi});
             }
         }
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         // each item: assignment a = item / trials, trial t = item % trials
-        List<List<SmoothedSgd.Trial>> parts = jsc.parallelize(ranges, ranges.size()).map(range -> {
+        org.apache.spark.api.java.function.Function<int[], List<SmoothedSgd.Trial>> slice = range -> {
             SamplingAverageMechanism m = new SamplingAverageMechanism(r.grid(), sampleSize, r.rounding());
             List<SmoothedSgd.Trial> res = new ArrayList<>();
             for (int item = range[0]; item < range[1]; item++) {
                 res.add(SmoothedSgd.trial(m, r.pi(), n, assign.get(item / trials), r.seed(), item % trials, r.eps(), r.neighbors()));
             }
             return res;
-        }).collect(); // collect keeps the order of the ranges, hence of the items
+        };
+        List<List<SmoothedSgd.Trial>> parts;
+        if (spark == null) {
+            parts = LocalPool.map(threads, ranges, range -> {
+                try {
+                    return slice.call(range);
+                } catch (Exception e) {
+                    throw e instanceof RuntimeException x ? x : new IllegalStateException(e);
+                }
+            });
+        } else {
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            parts = jsc.parallelize(ranges, ranges.size()).map(slice).collect(); // collect keeps the order of the ranges, hence of the items
+        }
         List<SmoothedSgd.Trial> all = new ArrayList<>(total);
         parts.forEach(all::addAll);
         double range = (double) sampleSize / n;

@@ -55,18 +55,8 @@ public final class SmoothedRunner {
         if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
         }
-        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(Math.max(1, threads));
-        try {
-            return pool.submit(() -> new LargeNSmoothed(n, sampleSize, hull, eps, LargeNSmoothed.parallel(Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps))
-                    .withParallelStageTwo().onProgress(progress).solve()).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } finally {
-            pool.shutdown();
-        }
+        return org.privacybounds.jobs.common.LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
+                LargeNSmoothed.parallel(Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps)).withParallelStageTwo().onProgress(progress).solve());
     }
 
     /**

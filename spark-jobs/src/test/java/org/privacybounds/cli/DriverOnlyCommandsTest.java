@@ -1,0 +1,90 @@
+package org.privacybounds.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.bayes.BayesAudit;
+import org.privacybounds.bayes.ChainAudit;
+import org.privacybounds.bayes.Mechanism;
+import org.privacybounds.bayes.PosteriorFamily;
+import org.privacybounds.jobs.quantized.QuantizedSgdJob;
+import org.privacybounds.jobs.smoothed.SmoothedRunner;
+import org.privacybounds.quantized.CodeGrid;
+import org.privacybounds.quantized.MonteCarloMean;
+import org.privacybounds.quantized.OutputRounding;
+import org.privacybounds.quantized.QuantizedDistribution;
+import org.privacybounds.quantized.SamplingAverageMechanism;
+import org.privacybounds.quantized.SmoothedSgd;
+import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.testing.SparkTestSession;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Commands whose work fits the driver start no Spark on a local master (no session here: this class has no fixture), and
+ * still write every output, Parquet included. Only driver-capable commands run here, so no session is left behind.
+ */
+class DriverOnlyCommandsTest {
+    @Test
+    void driverSizedCommandsRunWithoutSpark(@TempDir Path tmp) throws Exception {
+        assertFalse(SparkSession.getDefaultSession().isDefined() || SparkSession.getActiveSession().isDefined(), "no session before the test");
+        SparkTestSession.Run r = SparkTestSession.run("smoothed", "--n", "3000", "--lost", "3", "--epsilon", "0.5,2", "--distributions",
+                "0.944667,0.055333;0.533392,0.466608", "--master", "local[2]", "--json", "--out", tmp.resolve("s").toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "smoothed started Spark");
+        DistributionSet hull = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}),
+                List.of("a", "b"), "Pi");
+        List<SmoothedValue> want = SmoothedRunner.runLocal(3000, 2997, hull, new double[] {0.5, 2}, 1, msg -> { });
+        JsonNode results = r.json().get("results");
+        for (int e = 0; e < 2; e++) {
+            assertEquals(want.get(e).log10Delta(), results.get(e).get("log10Delta").asDouble(), 0);
+        }
+        JsonNode manifest = new ObjectMapper().readTree(Files.readString(tmp.resolve("s/manifest.json")));
+        assertFalse(manifest.has("sparkApplicationId") && !manifest.get("sparkApplicationId").isNull(), manifest.toString());
+        assertTrue(manifest.get("stageSeconds").has("setup"));
+        assertTrue(Files.exists(tmp.resolve("s/results.parquet/_SUCCESS")));
+        assertTrue(Files.readString(tmp.resolve("s/results.csv")).startsWith("n,T,epsilon,delta,log10Delta,argmaxAssignment,"));
+
+        SparkTestSession.Run p = SparkTestSession.run("pabi", "--steps", "1:1:20", "--correlation", "inv", "--strategy", "average,minorant",
+                "--master", "local[1]", "--json", "--out", tmp.resolve("p").toString());
+        assertEquals(0, p.exitCode(), p.err());
+        assertTrue(p.err().contains("1 driver threads"), p.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "pabi started Spark");
+        assertTrue(Files.exists(tmp.resolve("p/rows.parquet/_SUCCESS")));
+        assertEquals(2 * 20, p.json().get("rows").size());
+
+        // bayes-audit: the rows are core-math's BayesAudit rows
+        SparkTestSession.Run b = SparkTestSession.run("bayes-audit", "--n", "20", "--epsilon", "1", "--json", "--out", tmp.resolve("b").toString());
+        assertEquals(0, b.exitCode(), b.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "bayes-audit started Spark");
+        BayesAudit.Setup setup = new BayesAudit.Setup(new double[] {1}, 1e-6, Mechanism.SmoothBeta.STATEMENT, new double[] {0.5});
+        PosteriorFamily family = new PosteriorFamily(20);
+        List<BayesAudit.Row> audit = BayesAudit.rows(20, ChainAudit.run(family, setup.configs(family), 0, 21), setup, 0.3, 0.7);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(audit.get(i).maxLogRatio(), b.json().get("rows").get(i).get("maxLogRatio").asDouble(), 0);
+        }
+        assertTrue(Files.exists(tmp.resolve("b/rows.parquet/_SUCCESS")));
+
+        // quantized-sgd: the bounds are QuantizedSgdJob's on the driver, for any number of threads
+        SparkTestSession.Run q = SparkTestSession.run("quantized-sgd", "--distributions", "gauss:0:0.12,gauss:0.2:0.12", "--n", "49", "--epsilon", "1",
+                "--trials", "20", "--seed", "42", "--master", "local[2]", "--json");
+        assertEquals(0, q.exitCode(), q.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "quantized-sgd started Spark");
+        QuantizedSgdJob.Request req = new QuantizedSgdJob.Request(new QuantizedDistribution[] {QuantizedDistribution.gaussian(0, 0.12, 8),
+            QuantizedDistribution.gaussian(0.2, 0.12, 8)}, new CodeGrid(8), OutputRounding.ROUND, SamplingAverageMechanism.Neighbors.ALL,
+                new double[] {1}, 20, new SmoothedSgd.Endpoints(), 0.99, MonteCarloMean.BERNSTEIN, 1, 42L);
+        SmoothedSgd.StepBound one = QuantizedSgdJob.runLocal(49, 7, req, 1).get(0);
+        assertEquals(one.smoothedDelta(), q.json().get("rows").get(0).get("smoothedDelta").asDouble(), 0);
+        assertEquals(one.argmaxAssignment(), q.json().get("rows").get(0).get("argmaxAssignment").asText());
+    }
+}
