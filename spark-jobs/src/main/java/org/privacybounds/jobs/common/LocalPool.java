@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 /**
  * Driver-sized work on a local master without Spark: a fork-join pool of the master's cores ({@link SparkSessions#localThreads}).
  * Parallel streams started inside {@link #call} run in that pool, so {@code --master local[1]} really uses one thread.
+ * {@link #map} reports progress like Spark stages do ({@link Progress}).
  */
 public final class LocalPool {
     private LocalPool() {
@@ -57,6 +58,11 @@ public final class LocalPool {
 
     /** {@code f} of every item, in the items' order, on {@code threads} threads. */
     public static <T, R> List<R> map(int threads, List<T> items, Function<T, R> f) {
-        return call(threads, () -> items.parallelStream().map(f).toList());
+        Progress.Driver progress = Progress.driver(items.size());
+        return call(threads, () -> items.parallelStream().map(x -> {
+            R r = f.apply(x);
+            progress.done();
+            return r;
+        }).toList());
     }
 }

@@ -91,4 +91,42 @@ public final class Progress extends SparkListener {
                 Double.isNaN(eta) ? "unknown" : String.format(Locale.ROOT, "%.0f s", eta)));
         w.flush();
     }
+
+    /**
+     * Progress of driver-side tasks (a command on a local master without Spark), in the same format: a line every 10 s at
+     * most while tasks finish, and one at the end when the work took 10 s or more.
+     */
+    static final class Driver {
+        private final long[] s;
+        private final long interval;
+
+        Driver(int total, long intervalNanos) {
+            long now = System.nanoTime();
+            this.s = new long[] {total, 0, now, now};
+            this.interval = intervalNanos;
+        }
+
+        /** One task finished. */
+        void done() {
+            synchronized (s) {
+                s[1]++;
+                long now = System.nanoTime();
+                if ((now - s[3] >= interval && s[1] < s[0]) || (s[1] == s[0] && now - s[2] >= interval)) {
+                    s[3] = now;
+                    PrintWriter w = out;
+                    if (w != null) {
+                        double elapsed = (now - s[2]) / 1e9;
+                        double eta = elapsed / s[1] * (s[0] - s[1]);
+                        w.println(String.format(Locale.ROOT, "%s: driver: %d/%d tasks done, %.0f s, ETA %.0f s", command, s[1], s[0], elapsed, eta));
+                        w.flush();
+                    }
+                }
+            }
+        }
+    }
+
+    /** A tracker for {@code total} driver-side tasks. */
+    static Driver driver(int total) {
+        return new Driver(total, INTERVAL_NANOS);
+    }
 }

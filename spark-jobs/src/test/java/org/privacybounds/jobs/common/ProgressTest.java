@@ -20,6 +20,22 @@ import org.privacybounds.testing.SparkTestSession;
 class ProgressTest extends SparkTestSession {
 
     @Test
+    void driverTasksReportLikeStages() {
+        StringWriter text = new StringWriter();
+        Progress.to(new PrintWriter(text, true), "test-command");
+        Progress.Driver d = new Progress.Driver(3, 0);
+        for (int i = 0; i < 3; i++) {
+            d.done();
+        }
+        String[] lines = text.toString().strip().split("\\R");
+        assertEquals(3, lines.length, text.toString());
+        assertTrue(lines[0].matches("test-command: driver: 1/3 tasks done, \\d+ s, ETA \\d+ s"), lines[0]);
+        assertTrue(lines[2].startsWith("test-command: driver: 3/3 tasks done"), lines[2]);
+        // LocalPool.map keeps the items' order
+        assertEquals(List.of(0, 2, 4, 6), LocalPool.map(2, List.of(0, 1, 2, 3), x -> 2 * x));
+    }
+
+    @Test
     void countsEveryPartitionOfAStage() throws Exception {
         StringWriter text = new StringWriter();
         Progress p = new Progress(0, new PrintWriter(text, true), "test-command");
