@@ -23,6 +23,9 @@ import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
 import org.privacybounds.quantized.SmoothedSgd;
+import org.privacybounds.smoothed.ElectionPrivacy;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.UtilityForm;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.testing.SparkTestSession;
@@ -86,5 +89,29 @@ class DriverOnlyCommandsTest {
         SmoothedSgd.StepBound one = QuantizedSgdJob.runLocal(49, 7, req, 1).get(0);
         assertEquals(one.smoothedDelta(), q.json().get("rows").get(0).get("smoothedDelta").asDouble(), 0);
         assertEquals(one.argmaxAssignment(), q.json().get("rows").get(0).get("argmaxAssignment").asText());
+
+        // election-history (the README's first command) reads its file on the driver; a short row is an error before any work
+        Path data = SparkTestSession.root().resolve("datasets/smoothed_dp_paper_election_history_1900_2020.csv");
+        SparkTestSession.Run h = SparkTestSession.run("election-history", "--data", data.toString(), "--years", "2016:2020", "--json");
+        assertEquals(0, h.exitCode(), h.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "election-history started Spark");
+        JsonNode y2020 = h.json().get("rows").get(1);
+        assertEquals(2020, y2020.get("year").asInt());
+        long a = 0;
+        long bVotes = 0;
+        for (String line : Files.readAllLines(data)) {
+            if (line.startsWith("2020,")) {
+                a = Long.parseLong(line.split(",")[1]);
+                bVotes = Long.parseLong(line.split(",")[2]);
+            }
+        }
+        ElectionPrivacy.Result want2020 = ElectionPrivacy.compute(a, bVotes, new java.math.BigDecimal("0.002"), 0.51, Sampling.WITHOUT_REPLACEMENT,
+                UtilityForm.FIGURE1);
+        assertEquals(org.privacybounds.numeric.LogMath.toLog10(want2020.logDelta()), y2020.get("log10Delta").asDouble(), 0);
+        Path bad = tmp.resolve("bad.csv");
+        Files.writeString(bad, "year,votes_a,votes_b\n2016,10,20\n2020,30\n");
+        SparkTestSession.Run e = SparkTestSession.run("election-history", "--data", bad.toString());
+        assertEquals(2, e.exitCode(), e.err());
+        assertTrue(e.err().contains("row 3 has 2 fields"), e.err());
     }
 }

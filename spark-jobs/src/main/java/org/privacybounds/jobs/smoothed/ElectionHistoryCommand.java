@@ -24,6 +24,7 @@ import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
@@ -150,25 +151,33 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         UtilityForm uf = UtilityCommand.parseForm(form);
         long[] yearRange = parseYears();
         String sparkData = checkLocalFile();
+        // a local file of driver size on a local master: read and computed on the driver's threads, no Spark
+        Integer threads = localFile != null && localRows <= DRIVER_ROWS ? SparkSessions.localThreads(common) : null;
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
         try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "election-history");
+            SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
             long sparkReady = System.nanoTime();
-            OutputDir.mark(out, "sparkStart");
-            Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
-            List<String> present = Arrays.asList(raw.columns());
-            for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
-                if (!present.contains(c)) {
-                    throw new UserInputException(c.equals(params.yearColumn()) ? "--year-column" : "--votes-columns", c,
-                            "is not a column of " + data + " (columns: " + String.join(", ", present) + ")");
+            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+            List<Row> rows;
+            if (spark == null) {
+                rows = new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params)).stream()
+                        .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1]).toList());
+            } else {
+                Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
+                List<String> present = Arrays.asList(raw.columns());
+                for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
+                    if (!present.contains(c)) {
+                        throw new UserInputException(c.equals(params.yearColumn()) ? "--year-column" : "--votes-columns", c,
+                                "is not a column of " + data + " (columns: " + String.join(", ", present) + ")");
+                    }
                 }
+                JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
+                int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+                rows = new ArrayList<>(input.repartition(parts)
+                        .map(row -> computeRow(row, params))
+                        .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1])
+                        .collect());
             }
-            JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
-            int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
-            List<Row> rows = new ArrayList<>(input.repartition(parts)
-                    .map(row -> computeRow(row, params))
-                    .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1])
-                    .collect());
             rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
             for (int i = 1; i < rows.size(); i++) {
                 if (rows.get(i).getLong(0) == rows.get(i - 1).getLong(0)) {
@@ -233,8 +242,13 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
                 }
             }
             o.flush();
-            spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
-                    (computed - sparkReady) / 1e9, (sparkReady - start) / 1e9);
+            if (spark == null) {
+                spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s on %d driver threads (no Spark needed)%n", rows.size(),
+                        (computed - sparkReady) / 1e9, threads);
+            } else {
+                spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
+                        (computed - sparkReady) / 1e9, (sparkReady - start) / 1e9);
+            }
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 out.writeString("rows.csv", Csv.table(List.of("year", "n", "T", "lost", "delta", "log10Delta", "utility", "log10Utility", "inverseN", "relativeErrorBound"), csv));
@@ -302,6 +316,40 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
     }
 
     /** The path Spark reads: a local file exactly as named (checked, glob characters escaped); a URI with a scheme as given. */
+    /** Up to this many rows a local --data file is read on the driver (a Spark job would cost more than the reading). */
+    static final long DRIVER_ROWS = 1_000_000;
+
+    /** The local --data file and its data rows (set by {@link #checkLocalFile}; null for a remote file). */
+    private Path localFile;
+    private long localRows;
+
+    /**
+     * The (year, A, B) cells of every data row of the local file, as Spark's CSV reader gives them (strings; an empty cell is
+     * null); a row of another width than the header is an error, as Spark's FAILFAST mode makes it.
+     */
+    private List<Row> readLocal(Params params) {
+        List<String[]> all;
+        try {
+            all = Csv.parse(localFile);
+        } catch (java.io.IOException e) {
+            throw new UserInputException("--data", data, "cannot be read: " + e.getMessage());
+        }
+        List<String> header = Arrays.asList(all.get(0));
+        int[] idx = {header.indexOf(params.yearColumn()), header.indexOf(params.colA()), header.indexOf(params.colB())};
+        List<Row> out = new ArrayList<>();
+        for (int i = 1; i < all.size(); i++) {
+            String[] r = all.get(i);
+            if (r.length == 1 && (r[0] == null || r[0].isBlank())) {
+                continue; // a blank line, which Spark's reader skips too
+            }
+            if (r.length != header.size()) {
+                throw new UserInputException("--data", data, "line " + (i + 1) + " has " + r.length + " cells, the header " + header.size());
+            }
+            out.add(RowFactory.create(r[idx[0]], r[idx[1]], r[idx[2]]));
+        }
+        return out;
+    }
+
     private String checkLocalFile() {
         URI u;
         try {
@@ -324,6 +372,8 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         }
         // every election's result row is kept on the driver (about 13 KB each, measured at 300,000 rows)
         WorkLimit.check(spec, common, "--data (" + shape.rows() + " rows)", 1e-3 * shape.rows() + 2, 13e3 * shape.rows());
+        localFile = p;
+        localRows = shape.rows();
         return InputFiles.sparkPath(p);
     }
 
