@@ -33,7 +33,8 @@ import org.apache.spark.sql.types.StructType;
  * A small table written as Parquet on the driver, without a Spark job: a folder holding one snappy-compressed part file
  * and {@code _SUCCESS}, the layout Spark writes and reads ({@code spark.read().parquet(folder)}). For the few hundred rows
  * a command's result has, a Spark write costs 1-3 s of job set-up (and a SparkSession to start); this costs milliseconds.
- * Columns: long, int, double, string and boolean, every one optional; a non-finite double in a nullable column is null.
+ * Columns: long, int, double, string and boolean, optional or required as the schema's nullability says; a non-finite double
+ * in a nullable column is null.
  */
 final class LocalParquet {
     private LocalParquet() {
@@ -155,17 +156,19 @@ final class LocalParquet {
 
     private static Type type(StructField f) {
         DataType t = f.dataType();
+        org.apache.parquet.schema.Type.Repetition rep = f.nullable() ? org.apache.parquet.schema.Type.Repetition.OPTIONAL
+                : org.apache.parquet.schema.Type.Repetition.REQUIRED;
         Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> p;
         if (t.equals(DataTypes.LongType)) {
-            p = Types.optional(PrimitiveTypeName.INT64);
+            p = Types.primitive(PrimitiveTypeName.INT64, rep);
         } else if (t.equals(DataTypes.IntegerType)) {
-            p = Types.optional(PrimitiveTypeName.INT32);
+            p = Types.primitive(PrimitiveTypeName.INT32, rep);
         } else if (t.equals(DataTypes.DoubleType)) {
-            p = Types.optional(PrimitiveTypeName.DOUBLE);
+            p = Types.primitive(PrimitiveTypeName.DOUBLE, rep);
         } else if (t.equals(DataTypes.BooleanType)) {
-            p = Types.optional(PrimitiveTypeName.BOOLEAN);
+            p = Types.primitive(PrimitiveTypeName.BOOLEAN, rep);
         } else {
-            p = Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType());
+            p = Types.primitive(PrimitiveTypeName.BINARY, rep).as(LogicalTypeAnnotation.stringType());
         }
         return p.named(f.name());
     }

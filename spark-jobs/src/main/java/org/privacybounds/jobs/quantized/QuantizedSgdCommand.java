@@ -171,12 +171,11 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             for (int i = 0; i < ns.size(); i++) {
                 int n = (int) (long) ns.get(i);
                 ArrayNode stage = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
-                boolean computedNow = stage == null;
+                List<StepBound> forN = stage == null ? null : fromStage(stage);
+                boolean computedNow = forN == null; // a stage of another layout (an earlier version's) is computed again
                 double secs;
-                List<StepBound> forN;
                 if (!computedNow) {
                     resumed++;
-                    forN = Json.MAPPER.convertValue(stage.get(0).get("bounds"), new TypeReference<List<StepBound>>() { });
                     secs = stage.get(0).get("seconds").asDouble();
                 } else {
                     long t0 = System.nanoTime();
@@ -235,6 +234,18 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
                 OutputDir.deleteTree(work);
             }
             return 0;
+        }
+    }
+
+    /** The bounds of a finished stage, or null when it is not in this version's layout. */
+    private static List<StepBound> fromStage(ArrayNode stage) {
+        if (stage.size() != 1 || !stage.get(0).has("bounds") || !stage.get(0).has("seconds")) {
+            return null;
+        }
+        try {
+            return Json.MAPPER.convertValue(stage.get(0).get("bounds"), new TypeReference<List<StepBound>>() { });
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

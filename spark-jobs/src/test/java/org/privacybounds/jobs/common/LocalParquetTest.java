@@ -22,7 +22,7 @@ import org.privacybounds.testing.SparkTestSession;
 class LocalParquetTest extends SparkTestSession {
     @Test
     void readsBackLikeSparksOwnWrite(@TempDir Path dir) throws Exception {
-        StructType schema = new StructType().add("n", DataTypes.LongType).add("k", DataTypes.IntegerType).add("delta", DataTypes.DoubleType)
+        StructType schema = new StructType().add("n", DataTypes.LongType, false).add("k", DataTypes.IntegerType).add("delta", DataTypes.DoubleType)
                 .add("log10Delta", DataTypes.DoubleType).add("label", DataTypes.StringType).add("pure", DataTypes.BooleanType);
         List<List<Object>> rows = List.of(Arrays.asList(10L, 3, 0.5, Math.log10(0.5), "a,b \"c\"", true),
                 Arrays.asList(2_000_000_000_000L, -1, 0.0, Double.NEGATIVE_INFINITY, "é", false), Arrays.asList(1L, 0, 1e-300, -300.0, null, null));
