@@ -38,6 +38,14 @@ import scala.Tuple2;
  * category and sum one histogram per (county, precinct) with an explicit number of partitions; then every precinct's exact
  * {@code delta_eps(x)} ({@link PrecinctPrivacy}) on the executors. Every precinct is computed alone, so the result does
  * not depend on the partitioning; rows come out sorted by county and precinct. The driver only holds summaries.
+ *
+ * <p>Example (a DataFrame of (county, precinct, counts array&lt;long&gt;) you built; half the ballots published, eps = 1):
+ * <pre>{@code
+ * PrecinctPrivacy.Setting half = new PrecinctPrivacy.Setting(PrecinctPrivacy.Draw.SAMPLE_FRACTION, new BigDecimal("0.5"),
+ *         new double[] {1.0}, 0.5);
+ * Dataset<Row> privacy = PrecinctJob.evaluate(spark, counts, half, List.of("A", "B"), 2);   // one row per precinct
+ * privacy.show();
+ * }</pre>
  */
 public final class PrecinctJob {
     private PrecinctJob() {

@@ -14,7 +14,19 @@ import org.privacybounds.smoothed.sdp.Expectation;
 import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
-/** Chooses and runs the delta_SDP method for one n: the large-n method where it applies, else full enumeration. */
+/**
+ * Chooses and runs the delta_SDP method for one n: the large-n method where it applies (two categories, at most two
+ * vertices, sampling without replacement), on Spark or on the driver's threads, else full enumeration on Spark.
+ *
+ * <p>Example (n = 10^7, 0.2 % lost, the issue's two distributions, on the driver with 2 threads; {@code largeN(spark, ...)}
+ * runs the same on a session you own):
+ * <pre>{@code
+ * DistributionSet pi = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}),
+ *         List.of("a", "b"), "Pi");
+ * List<SmoothedValue> v = SmoothedRunner.runLocal(10_000_000, 9_980_000, pi, new double[] {0.5, 1, 2, 7}, 2, System.err::println);
+ * double log10Delta = v.get(0).log10Delta();   // certified: relativeErrorBound() says how far off it can be
+ * }</pre>
+ */
 public final class SmoothedRunner {
     private SmoothedRunner() {
     }
