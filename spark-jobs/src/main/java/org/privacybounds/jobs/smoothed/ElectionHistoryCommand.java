@@ -17,8 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
@@ -38,7 +37,6 @@ import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.UtilityForm;
 import org.privacybounds.validation.BadInputException;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.ArgGroup;
@@ -208,22 +206,10 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
             p.put("epsilon", AdjustedUtility.epsilonOfThreshold(threshold));
             p.put("form", form);
             p.put("sampling", sampling);
-            ArrayNode arr = root.putArray("rows");
-            List<List<Object>> csv = new ArrayList<>();
-            for (Row row : rows) {
-                ObjectNode o = arr.addObject();
-                o.put("year", row.getLong(0));
-                o.put("n", row.getLong(1));
-                o.put("T", row.getLong(2));
-                o.put("lost", row.getLong(1) - row.getLong(2));
-                Json.putLogPair(o, "delta", "log10Delta", row.getDouble(3));
-                Json.putLogPair(o, "utility", "log10Utility", row.getDouble(4));
-                o.put("inverseN", 1.0 / row.getLong(1));
-                o.put("relativeErrorBound", row.getDouble(5));
-                csv.add(Arrays.asList(row.getLong(0), row.getLong(1), row.getLong(2), row.getLong(1) - row.getLong(2),
-                        Math.exp(row.getDouble(3)), LogMath.toLog10(row.getDouble(3)), Math.exp(row.getDouble(4)),
-                        LogMath.toLog10(row.getDouble(4)), 1.0 / row.getLong(1), row.getDouble(5)));
-            }
+            List<Election> elections = rows.stream().map(x -> new Election(x.getLong(0), x.getLong(1), x.getLong(2), x.getDouble(3), x.getDouble(4),
+                    x.getDouble(5))).toList();
+            root.set("rows", COLUMNS.json(elections));
+            List<List<Object>> csv = COLUMNS.rows(elections);
             root.put("method", "exact sums in log space with certified truncation (relativeErrorBound per row)");
             root.put("units", "delta and utility are probabilities; inverseN = 1/n; epsilon in nats");
             ObjectNode timing = root.putObject("timingsSeconds");
@@ -235,11 +221,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
             } else {
                 o.printf("election-history: %s, %d elections, %s, t = %s (eps = %.10g)%n", data, rows.size(),
                         lostFraction != null ? "lost fraction " + lostFraction : "eta " + eta, threshold, AdjustedUtility.epsilonOfThreshold(threshold));
-                o.printf("%-6s %-11s %-11s %-8s %-13s %-13s %-11s %s%n", "year", "n", "T", "lost", "log10 delta", "log10 util", "log10 1/n", "relErr");
-                for (List<Object> c : csv) {
-                    o.printf("%-6d %-11d %-11d %-8d %-13.4f %-13.4f %-11.4f %.1e%n", c.get(0), c.get(1), c.get(2), c.get(3), c.get(5), c.get(7),
-                            Math.log10((Double) c.get(8)), c.get(9));
-                }
+                COLUMNS.printText(o, elections);
             }
             o.flush();
             if (spark == null) {
@@ -251,14 +233,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
             }
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("rows.csv", Csv.table(List.of("year", "n", "T", "lost", "delta", "log10Delta", "utility", "log10Utility", "inverseN", "relativeErrorBound"), csv));
-                StructType schema = new StructType()
-                        .add("year", DataTypes.LongType, false).add("n", DataTypes.LongType, false)
-                        .add("T", DataTypes.LongType, false).add("lost", DataTypes.LongType, false)
-                        .add("delta", DataTypes.DoubleType, false).add("log10Delta", DataTypes.DoubleType, true)
-                        .add("utility", DataTypes.DoubleType, false).add("log10Utility", DataTypes.DoubleType, true)
-                        .add("inverseN", DataTypes.DoubleType, false).add("relativeErrorBound", DataTypes.DoubleType, false);
-                out.writeParquet(spark, "rows.parquet", schema, csv);
+                COLUMNS.write(out, spark, "rows", elections);
                 plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
                 String done = out.commit();
                 spec.commandLine().getErr().println("election-history: wrote " + done);
@@ -266,6 +241,19 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
             return 0;
         }
     }
+
+    /** One election's result: n voters, T ballots kept, ln delta and ln utility (exact, log space), the certified relative error. */
+    record Election(long year, long n, long T, double logDelta, double logUtility, double relativeErrorBound) {
+    }
+
+    /** The columns of the JSON rows, rows.csv, rows.parquet and the text table (the plot reads the same rows in this order). */
+    static final Columns<Election> COLUMNS = Columns.<Election>of().integer("year", Election::year).shown("year", "%-6d")
+            .integer("n", Election::n).shown("n", "%-11d").integer("T", Election::T).shown("T", "%-11d")
+            .integer("lost", e -> e.n() - e.T()).shown("lost", "%-8d").number("delta", e -> Math.exp(e.logDelta()))
+            .number("log10Delta", e -> LogMath.toLog10(e.logDelta())).shown("log10 delta", "%-13.4f").number("utility", e -> Math.exp(e.logUtility()))
+            .number("log10Utility", e -> LogMath.toLog10(e.logUtility())).shown("log10 util", "%-13.4f").number("inverseN", e -> 1.0 / e.n())
+            .textOnly("log10 1/n", "%-11.4f", e -> Math.log10(1.0 / e.n())).number("relativeErrorBound", Election::relativeErrorBound)
+            .shown("relErr", "%.1e");
 
     /** One election: (year, n, T, ln delta, ln utility, relative error). Runs on an executor. */
     static Row computeRow(Row row, Params p) {
