@@ -79,6 +79,11 @@ public final class Columns<T> {
         return with(new Column<>(name, DataTypes.LongType, t -> getter.applyAsLong(t), null, null));
     }
 
+    /** A 32-bit whole-number column (an int in Parquet and Datasets). */
+    public Columns<T> int32(String name, java.util.function.ToIntFunction<? super T> getter) {
+        return with(new Column<>(name, DataTypes.IntegerType, t -> getter.applyAsInt(t), null, null));
+    }
+
     /** A boolean column. */
     public Columns<T> bool(String name, Predicate<? super T> getter) {
         return with(new Column<>(name, DataTypes.BooleanType, t -> getter.test(t), null, null));
@@ -171,6 +176,8 @@ public final class Columns<T> {
                 Json.put(o, c.name(), d);
             } else if (v instanceof Long l) {
                 o.put(c.name(), l);
+            } else if (v instanceof Integer i) {
+                o.put(c.name(), i);
             } else if (v instanceof Boolean b) {
                 o.put(c.name(), b);
             } else {

@@ -13,10 +13,8 @@ import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -238,61 +236,29 @@ public final class PabiCommand implements Callable<Integer> {
             root.put("method", "closed form: Theorem 5.2 with Gaussian R_alpha(z) = alpha z^2 / (2 sigma^2), exact in double precision");
             root.put("units", "epsilon in nats (Renyi divergence of order alpha); T in iterations");
             ArrayNode rows = root.putArray("rows");
-            List<List<Object>> table = new ArrayList<>();
+            List<Result> table = new ArrayList<>();
             for (int k = 0; k < points.size(); k++) {
                 Point p = points.get(k);
                 double[][] c = curves.get(k);
                 for (int j = 0; j < wanted.length; j++) {
-                    ObjectNode r = rows.addObject();
-                    r.put("T", wanted[j]);
-                    Json.put(r, "epsilon", c[0][j]);
-                    r.put("strategy", p.strategy().label());
-                    Json.put(r, "dpEpsilon", c[1][j]);
-                    Json.put(r, "groupEpsilon", c[2][j]);
-                    r.put("correlation", p.correlationLabel());
-                    Setting s = p.setting();
-                    r.put("alpha", s.alpha());
-                    r.put("sigma", s.sigma());
-                    r.put("stepSize", s.stepSize());
-                    r.put("lipschitz", s.lipschitz());
-                    r.put("dataLipschitz", s.dataLipschitz());
-                    r.put("secretDistance", s.secretDistance());
-                    if (c[3][0] != 0) {
-                        r.put("referenceStrategy", "minorant (the average budget is not valid for the reference profiles)");
-                    }
-                    table.add(Arrays.asList(p.index(), p.correlationLabel(), p.strategy().label(), s.alpha(), s.sigma(), s.stepSize(), s.lipschitz(),
-                            s.dataLipschitz(), s.secretDistance(), wanted[j], c[0][j], c[1][j], c[2][j]));
+                    Result x = new Result(p, wanted[j], c[0][j], c[1][j], c[2][j], c[3][0] != 0);
+                    table.add(x);
+                    rows.add(x.json());
                 }
             }
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                o.printf("%-5s %-16s %-9s %-6s %-6s %-6s %-8s %-14s %-14s %s%n", "set", "correlation", "strategy", "alpha", "sigma", "eta", "T", "epsilon",
-                        "DP", "group DP");
-                int shown = 0;
-                for (List<Object> r : table) {
-                    if (shown++ == 200) {
-                        o.printf("... %d more rows (use --json or --out)%n", table.size() - 200);
-                        break;
-                    }
-                    o.printf(Locale.ROOT, "%-5d %-16s %-9s %-6.3g %-6.3g %-6.3g %-8d %-14.6g %-14.6g %.6g%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(4),
-                            r.get(5), r.get(9), r.get(10), r.get(11), r.get(12));
+                COLUMNS.printText(o, table.subList(0, Math.min(200, table.size())));
+                if (table.size() > 200) {
+                    o.printf("... %d more rows (use --json or --out)%n", table.size() - 200);
                 }
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
-                List<String> header = List.of("setting", "correlation", "strategy", "alpha", "sigma", "step_size", "lipschitz", "data_lipschitz",
-                        "secret_distance", "T", "epsilon", "dp_epsilon", "group_epsilon");
-                out.writeString("rows.csv", Csv.table(header, table));
-                StructType schema = new StructType().add("setting", DataTypes.IntegerType, false).add("correlation", DataTypes.StringType, false)
-                        .add("strategy", DataTypes.StringType, false).add("alpha", DataTypes.DoubleType, false).add("sigma", DataTypes.DoubleType, false)
-                        .add("step_size", DataTypes.DoubleType, false).add("lipschitz", DataTypes.DoubleType, false)
-                        .add("data_lipschitz", DataTypes.DoubleType, false).add("secret_distance", DataTypes.DoubleType, false)
-                        .add("T", DataTypes.LongType, false).add("epsilon", DataTypes.DoubleType, true).add("dp_epsilon", DataTypes.DoubleType, true)
-                        .add("group_epsilon", DataTypes.DoubleType, true);
-                out.writeParquet(spark, "rows.parquet", schema, table);
+                COLUMNS.write(out, spark, "rows", table);
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 plot(out.resolve(figure != null ? "figure" + figure + ".png" : "pabi.png"), points, curves, wanted);
                 out.commit();
@@ -300,6 +266,41 @@ public final class PabiCommand implements Callable<Integer> {
             return 0;
         }
     }
+
+    /** One setting at one T: the bound, its DP (rho = 0) and group-DP (rho = 1) references, and whether they fell back to the minorant. */
+    record Result(Point point, long T, double epsilon, double dpEpsilon, double groupEpsilon, boolean referenceFallback) {
+        /** The JSON row of the contract. */
+        ObjectNode json() {
+            ObjectNode r = Json.object();
+            r.put("T", T);
+            Json.put(r, "epsilon", epsilon);
+            r.put("strategy", point.strategy().label());
+            Json.put(r, "dpEpsilon", dpEpsilon);
+            Json.put(r, "groupEpsilon", groupEpsilon);
+            r.put("correlation", point.correlationLabel());
+            Setting s = point.setting();
+            r.put("alpha", s.alpha());
+            r.put("sigma", s.sigma());
+            r.put("stepSize", s.stepSize());
+            r.put("lipschitz", s.lipschitz());
+            r.put("dataLipschitz", s.dataLipschitz());
+            r.put("secretDistance", s.secretDistance());
+            if (referenceFallback) {
+                r.put("referenceStrategy", "minorant (the average budget is not valid for the reference profiles)");
+            }
+            return r;
+        }
+    }
+
+    /** The columns of rows.csv, rows.parquet and the text table (the JSON rows keep their own camel-case names). */
+    static final Columns<Result> COLUMNS = Columns.<Result>of().int32("setting", r -> r.point().index()).shown("set", "%-5d")
+            .string("correlation", r -> r.point().correlationLabel()).shown("correlation", "%-16s")
+            .string("strategy", r -> r.point().strategy().label()).shown("strategy", "%-9s")
+            .number("alpha", r -> r.point().setting().alpha()).shown("alpha", "%-6.3g").number("sigma", r -> r.point().setting().sigma()).shown("sigma", "%-6.3g")
+            .number("step_size", r -> r.point().setting().stepSize()).shown("eta", "%-6.3g").number("lipschitz", r -> r.point().setting().lipschitz())
+            .number("data_lipschitz", r -> r.point().setting().dataLipschitz()).number("secret_distance", r -> r.point().setting().secretDistance())
+            .integer("T", Result::T).shown("T", "%-8d").number("epsilon", Result::epsilon).shown("epsilon", "%-14.6g")
+            .number("dp_epsilon", Result::dpEpsilon).shown("DP", "%-14.6g").number("group_epsilon", Result::groupEpsilon).shown("group DP", "%.6g");
 
     /** [0] eps at each wanted T; [1] with rho = 0 (DP); [2] with rho = 1 (group DP); [3][0] = 1 if the references fell back to minorant. */
     static double[][] evaluate(Point p, int maxSteps, int secretIndex, long[] wanted) {
