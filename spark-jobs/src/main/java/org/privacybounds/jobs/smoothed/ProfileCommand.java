@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Counts;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
@@ -92,7 +92,7 @@ public final class ProfileCommand implements Callable<Integer> {
             root.put("T", t);
             root.put("m", h.length);
             ArrayNode results = root.putArray("results");
-            List<List<Object>> rows = new ArrayList<>();
+            List<Row> rows = new ArrayList<>();
             NoisySamplingHistogramMechanism nm = noisy ? NoisySamplingHistogramMechanism.of(mechanism.sampling(), t, noise.noiseEpsilon) : null;
             double[] worstCase = null;
             if (noisy) {
@@ -134,9 +134,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 Json.put(r, "log10Remark8Bound", r8.isPresent() ? LogMath.toLog10(r8.getAsDouble()) : Double.NaN);
                 r.put("relativeErrorBound", v.relativeErrorBound());
                 r.put("method", v.method());
-                rows.add(Arrays.asList(e, v.delta(), v.log10Delta(), Math.exp(logDp),
-                        r8.isPresent() ? Math.exp(r8.getAsDouble()) : null, v.relativeErrorBound(),
-                        v.worst() == null ? "" : (v.worst().from() + 1) + "->" + (v.worst().to() + 1) + " " + v.worst().direction().label()));
+                rows.add(new Row(e, v, Math.exp(logDp), r8.isPresent() ? Math.exp(r8.getAsDouble()) : null));
             }
             root.put("units", "delta is a probability; epsilon in nats");
             PrintWriter o = spec.commandLine().getOut();
@@ -148,22 +146,34 @@ public final class ProfileCommand implements Callable<Integer> {
                     o.printf("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
                             nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
                 }
-                o.printf("%-12s %-14s %-12s %-12s %-12s %-10s %s%n", "epsilon", "delta", "log10delta", "dpDelta", "remark8", "relErr", "worst neighbour");
-                for (List<Object> row : rows) {
-                    o.printf("%-12.6g %-14.6e %-12.6f %-12.6g %-12s %-10.1e %s%n", row.get(0), row.get(1), row.get(2), row.get(3),
-                            row.get(4) == null ? "n/a" : String.format("%.4g", (Double) row.get(4)), row.get(5), row.get(6));
-                }
+                COLUMNS.printText(o, rows);
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", Csv.table(List.of("epsilon", "delta", "log10Delta", "dpDelta", "remark8Bound", "relativeErrorBound", "worstNeighbor"), rows));
+                out.writeString("results.csv", COLUMNS.csv(rows));
                 out.commit();
             }
             return 0;
         }
     }
+
+    /** One eps of the profile: the value, the DP bound beside it and Remark 8's bound (null where it does not apply). */
+    record Row(double epsilon, ProfileValue value, double dpDelta, Double remark8Bound) {
+        /** The worst neighbour as results.csv and the text write it ("1->2 x->x'"; empty when there is none). */
+        String worstText() {
+            return value.worst() == null ? "" : (value.worst().from() + 1) + "->" + (value.worst().to() + 1) + " " + value.worst().direction().label();
+        }
+    }
+
+    /** The columns of results.csv and the text table (the JSON keeps its nested worstNeighbor object). */
+    static final Columns<Row> COLUMNS = Columns.<Row>of().number("epsilon", Row::epsilon).shown("epsilon", "%-12.6g")
+            .number("delta", r -> r.value().delta()).shown("delta", "%-14.6e").number("log10Delta", r -> r.value().log10Delta()).shown("log10delta", "%-12.6f")
+            .number("dpDelta", Row::dpDelta).shown("dpDelta", "%-12.6g").optionalNumber("remark8Bound", Row::remark8Bound)
+            .textOnly("remark8", "%-12s", r -> r.remark8Bound() == null ? "n/a" : String.format(java.util.Locale.ROOT, "%.4g", r.remark8Bound()))
+            .number("relativeErrorBound", r -> r.value().relativeErrorBound()).shown("relErr", "%-10.1e").string("worstNeighbor", Row::worstText)
+            .shown("worst neighbour", "%s");
 
     private static double[] safeWorstCase(NoisySamplingHistogramMechanism nm, int n, int m, double e) {
         try {
