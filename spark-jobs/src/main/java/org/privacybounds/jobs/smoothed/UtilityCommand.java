@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Counts;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
@@ -84,7 +84,7 @@ public final class UtilityCommand implements Callable<Integer> {
             root.put("n", n);
             root.put("T", t);
             ArrayNode results = root.putArray("results");
-            List<List<Object>> rows = new ArrayList<>();
+            List<Row> rows = new ArrayList<>();
             for (double thr : ts) {
                 UtilityValue u = au.utility(h, thr, f);
                 ObjectNode r = results.addObject();
@@ -102,8 +102,7 @@ public final class UtilityCommand implements Callable<Integer> {
                     r.putNull("worstNeighbor");
                 }
                 r.put("relativeErrorBound", u.relativeErrorBound());
-                rows.add(Arrays.asList(thr, u.epsilon(), u.utility(), u.log10Utility(), Math.exp(u.logLemma10Lower()),
-                        Math.exp(u.logLemma10Upper()), u.relativeErrorBound()));
+                rows.add(new Row(thr, u));
             }
             root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
             PrintWriter o = spec.commandLine().getOut();
@@ -111,19 +110,28 @@ public final class UtilityCommand implements Callable<Integer> {
                 o.println(Json.write(root));
             } else {
                 o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t);
-                o.printf("%-10s %-12s %-14s %-12s %-14s %-14s %s%n", "t", "epsilon", "utility", "log10util", "lemma10Lower", "lemma10Upper", "relErr");
-                for (List<Object> row : rows) {
-                    o.printf("%-10.6g %-12.6g %-14.6e %-12.6f %-14.6e %-14.6e %.1e%n", row.toArray());
-                }
+                COLUMNS.printText(o, rows);
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", Csv.table(List.of("threshold", "epsilon", "utility", "log10Utility", "lemma10Lower", "lemma10Upper", "relativeErrorBound"), rows));
+                out.writeString("results.csv", COLUMNS.csv(rows));
                 out.commit();
             }
             return 0;
         }
     }
+
+    /** One threshold's utility. */
+    record Row(double threshold, UtilityValue value) {
+    }
+
+    /** The columns of results.csv and the text table (the JSON adds the log10 forms, Eq. 3 and the worst neighbour). */
+    static final Columns<Row> COLUMNS = Columns.<Row>of().number("threshold", Row::threshold).shown("t", "%-10.6g")
+            .number("epsilon", r -> r.value().epsilon()).shown("epsilon", "%-12.6g").number("utility", r -> r.value().utility()).shown("utility", "%-14.6e")
+            .number("log10Utility", r -> r.value().log10Utility()).shown("log10util", "%-12.6f")
+            .number("lemma10Lower", r -> Math.exp(r.value().logLemma10Lower())).shown("lemma10Lower", "%-14.6e")
+            .number("lemma10Upper", r -> Math.exp(r.value().logLemma10Upper())).shown("lemma10Upper", "%-14.6e")
+            .number("relativeErrorBound", r -> r.value().relativeErrorBound()).shown("relErr", "%.1e");
 }
