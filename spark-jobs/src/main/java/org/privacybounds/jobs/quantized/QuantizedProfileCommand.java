@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SmallCsv;
@@ -117,7 +117,7 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
             root.put("maxCode", Arrays.stream(records).max().getAsInt());
             root.put("dpDeltaBound", m.dpDeltaBound(n));
             ArrayNode results = root.putArray("results");
-            List<List<Object>> rows = new ArrayList<>();
+            List<Row> rows = new ArrayList<>();
             for (SamplingAverageMechanism.Value x : v) {
                 ObjectNode r = results.addObject();
                 r.put("epsilon", x.epsilon());
@@ -141,8 +141,7 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
                     hd = pv.delta();
                     Json.putLogPair(r, "histogramDelta", "log10HistogramDelta", pv.logDelta());
                 }
-                rows.add(Arrays.asList(x.epsilon(), x.delta(), Math.log10(x.delta()), x.worstFrom() + "->" + x.worstTo() + " " + x.direction().label(),
-                        x.heuristicDelta(), x.heuristicTight(), hd, x.relativeError()));
+                rows.add(new Row(x, hd));
             }
             root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
             PrintWriter o = spec.commandLine().getOut();
@@ -152,19 +151,13 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
                 o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
                         n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
                         mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n));
-                o.printf("%-10s %-14s %-11s %-22s %-14s %-8s %-14s %s%n", "epsilon", "delta", "log10", "worst neighbour", "heuristic", "tight",
-                        "histogram", "relErr");
-                for (List<Object> r : rows) {
-                    o.printf(Locale.ROOT, "%-10.4g %-14.6e %-11.4f %-22s %-14.6e %-8s %-14s %.1e%n", r.get(0), r.get(1), r.get(2), r.get(3), r.get(4),
-                            r.get(5), r.get(6) == null ? "-" : String.format(Locale.ROOT, "%.6e", (Double) r.get(6)), r.get(7));
-                }
+                COLUMNS.printText(o, rows);
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", Csv.table(List.of("epsilon", "delta", "log10Delta", "worstNeighbor", "heuristicDelta", "heuristicTight",
-                        "histogramDelta", "relativeErrorBound"), rows));
+                out.writeString("results.csv", COLUMNS.csv(rows));
                 out.commit();
             }
             return 0;
@@ -204,4 +197,20 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
         }
         return r;
     }
+
+    /** One eps: the exact value, and the histogram mechanism's delta beside it (null unless asked for). */
+    record Row(SamplingAverageMechanism.Value value, Double histogramDelta) {
+        String worstText() {
+            return value.worstFrom() + "->" + value.worstTo() + " " + value.direction().label();
+        }
+    }
+
+    /** The columns of results.csv and the text table (the JSON keeps its nested neighbour objects). */
+    static final Columns<Row> COLUMNS = Columns.<Row>of().number("epsilon", r -> r.value().epsilon()).shown("epsilon", "%-10.4g")
+            .number("delta", r -> r.value().delta()).shown("delta", "%-14.6e").number("log10Delta", r -> Math.log10(r.value().delta())).shown("log10", "%-11.4f")
+            .string("worstNeighbor", Row::worstText).shown("worst neighbour", "%-22s").number("heuristicDelta", r -> r.value().heuristicDelta())
+            .shown("heuristic", "%-14.6e").bool("heuristicTight", r -> r.value().heuristicTight()).shown("tight", "%-8s")
+            .optionalNumber("histogramDelta", Row::histogramDelta)
+            .textOnly("histogram", "%-14s", r -> r.histogramDelta() == null ? "-" : String.format(Locale.ROOT, "%.6e", r.histogramDelta()))
+            .number("relativeErrorBound", r -> r.value().relativeError()).shown("relErr", "%.1e");
 }
