@@ -1,14 +1,12 @@
 package org.privacybounds.jobs.rdp;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -124,7 +122,6 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
             root.put("method", r.method());
             root.put("guarantee", String.format(Locale.ROOT, "(%.6g, %.3g)-DP", r.epsilon(), delta));
             ArrayNode rdp = root.putArray("rdp");
-            List<List<Object>> rows = new ArrayList<>();
             for (DpSgdAccountant.Point pt : r.curve()) {
                 ObjectNode o = rdp.addObject();
                 o.put("order", pt.order());
@@ -132,7 +129,6 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
                 o.put("epsilon", pt.epsilon());
                 o.put("classicEpsilon", pt.classicEpsilon());
                 o.put("method", pt.method());
-                rows.add(Arrays.asList(pt.order(), pt.rdp(), pt.epsilon(), pt.classicEpsilon(), pt.method()));
             }
             root.put("units", "eps and RDP values in nats; order alpha dimensionless");
             PrintWriter o = spec.commandLine().getOut();
@@ -149,7 +145,7 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("rdp.csv", Csv.table(List.of("order", "rdp", "epsilon", "classicEpsilon", "method"), rows));
+                out.writeString("rdp.csv", CURVE.csv(r.curve()));
                 if (r.epsilon() > 0) {
                     // log10 eps against log10 alpha: the minimum (the reported eps) stays visible next to the orders where eps is huge
                     double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
@@ -172,4 +168,9 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
     private static String fmt(double v) {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
     }
+
+    /** The columns of rdp.csv (the JSON names the RDP value "value"). */
+    static final Columns<DpSgdAccountant.Point> CURVE = Columns.<DpSgdAccountant.Point>of().number("order", DpSgdAccountant.Point::order)
+            .number("rdp", DpSgdAccountant.Point::rdp).number("epsilon", DpSgdAccountant.Point::epsilon)
+            .number("classicEpsilon", DpSgdAccountant.Point::classicEpsilon).string("method", DpSgdAccountant.Point::method);
 }
