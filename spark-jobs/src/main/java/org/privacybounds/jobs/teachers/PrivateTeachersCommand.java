@@ -10,14 +10,13 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
@@ -230,7 +229,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             root.set("gammaOpt", Json.MAPPER.valueToTree(gammaOpt));
             root.set("gammaSub", Json.MAPPER.valueToTree(gammaSub));
             ArrayNode totals = root.putArray("total");
-            List<List<Object>> rows = new ArrayList<>();
+            List<AccuracyRow> rows = new ArrayList<>();
             for (int q : qs) {
                 Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
                 ObjectNode o = totals.addObject();
@@ -248,7 +247,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                 o.put("std", a.std());
                 o.set("perDraw", Json.MAPPER.valueToTree(a.perDraw()));
                 Guarantee g = KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime);
-                rows.add(Arrays.asList(a.method(), a.queries(), a.mean(), a.std(), perEps, perDelta, g.epsilon(), g.delta()));
+                rows.add(new AccuracyRow(a, perEps, perDelta, g));
             }
             root.put("seconds", (System.nanoTime() - start) / 1e9);
             root.put("units", "accuracy: fraction of released labels equal to the true label; eps in nats; times in seconds");
@@ -281,18 +280,12 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             if (out != null) {
                 OutputDir.mark(out, "train");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                List<String> header = List.of("method", "queries", "accuracyMean", "accuracyStd", "perQueryEpsilon", "perQueryDelta", "totalEpsilon", "totalDelta");
-                out.writeString("accuracy.csv", Csv.table(header, rows));
-                StructType schema = new StructType().add("method", DataTypes.StringType, false).add("queries", DataTypes.IntegerType, false)
-                        .add("accuracyMean", DataTypes.DoubleType, false).add("accuracyStd", DataTypes.DoubleType, false)
-                        .add("perQueryEpsilon", DataTypes.DoubleType, false).add("perQueryDelta", DataTypes.DoubleType, false)
-                        .add("totalEpsilon", DataTypes.DoubleType, false).add("totalDelta", DataTypes.DoubleType, false);
-                out.writeParquet(spark, "accuracy.parquet", schema, rows);
-                List<List<Object>> teacherRows = new ArrayList<>();
+                ACCURACY.write(out, spark, "accuracy", rows);
+                List<TeacherRow> teacherRows = new ArrayList<>();
                 for (int i = 0; i < k; i++) {
-                    teacherRows.add(Arrays.asList(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta));
+                    teacherRows.add(new TeacherRow(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta));
                 }
-                out.writeString("teachers.csv", Csv.table(List.of("teacher", "shardSize", "dpSgdAccuracy", "sgdAccuracy", "epsilon", "delta"), teacherRows));
+                out.writeString("teachers.csv", TEACHERS.csv(teacherRows));
                 Plots.Builder fig = Plots.figure(String.format(Locale.ROOT, "Knowledge transfer: K = %d, m = %d, teachers (%.4g, %s)-DP, %d training images (paper: 11,272)", k, m,
                         eps, teacherDelta, images.size() - pool))
                         .x("number of queries Q", Plots.Scale.LINEAR).y("accuracy (mean over " + draws + " draws, 95 % interval)", Plots.Scale.LINEAR).yIncludes(0.5)
@@ -441,4 +434,23 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
     private static double max(double[] v) {
         return Arrays.stream(v).max().orElse(Double.NaN);
     }
+
+    /** One method at one number of queries, with the per-query and total guarantees. */
+    record AccuracyRow(KnowledgeTransfer.Accuracy accuracy, double perQueryEpsilon, double perQueryDelta, Guarantee total) {
+    }
+
+    /** The columns of accuracy.csv and accuracy.parquet. */
+    static final Columns<AccuracyRow> ACCURACY = Columns.<AccuracyRow>of().string("method", r -> r.accuracy().method())
+            .int32("queries", r -> r.accuracy().queries()).number("accuracyMean", r -> r.accuracy().mean()).number("accuracyStd", r -> r.accuracy().std())
+            .number("perQueryEpsilon", AccuracyRow::perQueryEpsilon).number("perQueryDelta", AccuracyRow::perQueryDelta)
+            .number("totalEpsilon", r -> r.total().epsilon()).number("totalDelta", r -> r.total().delta());
+
+    /** One teacher: its shard, its accuracy on the query pool with DP-SGD and with plain SGD, its (eps, Delta). */
+    record TeacherRow(int teacher, int shardSize, double dpSgdAccuracy, double sgdAccuracy, double epsilon, double delta) {
+    }
+
+    /** The columns of teachers.csv. */
+    static final Columns<TeacherRow> TEACHERS = Columns.<TeacherRow>of().int32("teacher", TeacherRow::teacher).int32("shardSize", TeacherRow::shardSize)
+            .number("dpSgdAccuracy", TeacherRow::dpSgdAccuracy).number("sgdAccuracy", TeacherRow::sgdAccuracy).number("epsilon", TeacherRow::epsilon)
+            .number("delta", TeacherRow::delta);
 }
