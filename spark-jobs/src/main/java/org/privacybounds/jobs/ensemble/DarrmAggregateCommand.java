@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -14,14 +13,12 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.ErrorMetric;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -158,10 +155,6 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             tot.putObject("simple").put("epsilon", simple.epsilon()).put("delta", simple.delta());
             tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", Composition.generalBranch(q, perEps, deltaPrime));
             root.put("units", "labels are 1 (the positive class) or 0; epsilon in nats");
-            List<List<Object>> table = new ArrayList<>();
-            for (long[] r : rows) {
-                table.add(Arrays.asList(r[0], r[1], r[2] == 1, r[3], r[4]));
-            }
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
                 o.println(Json.write(root));
@@ -173,14 +166,14 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             o.flush();
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("labels.csv", Csv.table(List.of("query", "ones", "released_majority", "label", "majority"), table));
-                StructType schema = new StructType().add("query", DataTypes.LongType, false).add("ones", DataTypes.LongType, false)
-                        .add("released_majority", DataTypes.BooleanType, false).add("label", DataTypes.LongType, false)
-                        .add("majority", DataTypes.LongType, false);
-                out.writeParquet(spark, "labels.parquet", schema, table);
+                LABELS.write(out, spark, "labels", rows);
                 out.commit();
             }
             return 0;
         }
     }
+
+    /** The columns of labels.csv and labels.parquet, over the job's rows {query, ones, released majority (1/0), label, majority}. */
+    static final Columns<long[]> LABELS = Columns.<long[]>of().integer("query", r -> r[0]).integer("ones", r -> r[1])
+            .bool("released_majority", r -> r[2] == 1).integer("label", r -> r[3]).integer("majority", r -> r[4]);
 }

@@ -16,8 +16,8 @@ import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -232,17 +232,14 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             o.flush();
             if (out != null) {
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                List<List<Object>> rows = new ArrayList<>();
-                for (int l = 0; l <= set.k(); l++) {
-                    List<Object> row = new ArrayList<>(List.of(l, r.gamma()[l]));
-                    for (double[] g : families.values()) {
-                        row.add(g[l]);
-                    }
-                    rows.add(row);
+                // gamma.csv: l, then gamma_opt and each comparison's gamma at l
+                double[] opt = r.gamma();
+                Columns<Integer> cols = Columns.<Integer>of().int32("l", l -> l).number("gamma_opt", l -> opt[l]);
+                for (var fam : families.entrySet()) {
+                    double[] g = fam.getValue();
+                    cols = cols.number("gamma_" + fam.getKey(), l -> g[l]);
                 }
-                List<String> header = new ArrayList<>(List.of("l", "gamma_opt"));
-                families.keySet().forEach(k -> header.add("gamma_" + k));
-                out.writeString("gamma.csv", Csv.table(header, rows));
+                out.writeString("gamma.csv", cols.csv(java.util.stream.IntStream.rangeClosed(0, set.k()).boxed().toList()));
                 plot(out, set.k(), r.gamma(), families, errors, first);
                 out.commit();
             }
