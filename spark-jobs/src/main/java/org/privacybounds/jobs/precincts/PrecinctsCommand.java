@@ -22,8 +22,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -209,7 +209,21 @@ public final class PrecinctsCommand implements Callable<Integer> {
     }
 
     /** Per county and overall, per eps: quantiles of log10 delta, the count above 1/n, exact zeros; and the plot's histogram. */
-    record Summary(ObjectNode json, List<List<Object>> csv, long empty, long oneBallot, Map<Double, TreeMap<Double, Long>> histogram) {
+    record Summary(ObjectNode json, List<PrecinctJob.Group> groups, long empty, long oneBallot, Map<Double, TreeMap<Double, Long>> histogram) {
+    }
+
+    /** The columns of summary.csv: a county ("(all)" for every precinct), eps, the quantiles of log10 delta, the counts. */
+    static final Columns<PrecinctJob.Group> SUMMARY = summaryColumns();
+
+    private static Columns<PrecinctJob.Group> summaryColumns() {
+        Columns<PrecinctJob.Group> c = Columns.<PrecinctJob.Group>of().string("county", g -> g.county() == null ? "(all)" : g.county())
+                .number("epsilon", PrecinctJob.Group::epsilon).integer("precincts", PrecinctJob.Group::precincts);
+        for (int i = 0; i < QUANTILE_NAMES.length; i++) {
+            int q = i;
+            c = c.number("log10Delta_" + QUANTILE_NAMES[i], g -> g.quantiles()[q]);
+        }
+        return c.integer("aboveInverseN", PrecinctJob.Group::aboveInverseN).integer("atWorstCase", PrecinctJob.Group::atWorstCase)
+                .integer("exactlyZero", PrecinctJob.Group::exactlyZero);
     }
 
     private static Summary summarize(Dataset<Row> results, int partitions) {
@@ -219,7 +233,6 @@ public final class PrecinctsCommand implements Callable<Integer> {
         ObjectNode json = Json.object();
         ArrayNode overall = json.putArray("overall");
         ArrayNode counties = json.putArray("counties");
-        List<List<Object>> csv = new ArrayList<>();
         Map<Double, TreeMap<Double, Long>> hist = new LinkedHashMap<>();
         for (PrecinctJob.Group g : groups) {
             ObjectNode o = g.county() == null ? overall.addObject() : counties.addObject();
@@ -231,20 +244,14 @@ public final class PrecinctsCommand implements Callable<Integer> {
             o.put("epsilon", g.epsilon());
             o.put("precincts", g.precincts());
             ObjectNode qs = o.putObject("log10DeltaQuantiles");
-            List<Object> line = new ArrayList<>(List.of(g.county() == null ? "(all)" : g.county(), g.epsilon(), g.precincts()));
             for (int i = 0; i < QUANTILES.length; i++) {
                 Json.put(qs, QUANTILE_NAMES[i], g.quantiles()[i]);
-                line.add(g.quantiles()[i]);
             }
             o.put("aboveInverseN", g.aboveInverseN());
             o.put("atWorstCase", g.atWorstCase());
             o.put("exactlyZero", g.exactlyZero());
-            line.add(g.aboveInverseN());
-            line.add(g.atWorstCase());
-            line.add(g.exactlyZero());
-            csv.add(line);
         }
-        return new Summary(json, csv, empty, oneBallot, hist);
+        return new Summary(json, groups, empty, oneBallot, hist);
     }
 
     /** Names outside the candidates by votes, largest first, then by name. */
@@ -321,30 +328,25 @@ public final class PrecinctsCommand implements Callable<Integer> {
             }
             o.println("not a listed candidate (counted as 'other' or dropped): " + b + (root.get("otherNames").size() > 6 ? "; ..." : ""));
         }
-        o.printf("%-22s %-7s %-9s %-9s %-9s %-9s %-9s %-9s %-11s %s%n", "county", "eps", "precincts", "min", "p10", "median", "p90", "max", "delta > 1/n",
-                "delta = T/n");
-        for (List<Object> l : s.csv()) {
-            o.printf(Locale.ROOT, "%-22s %-7s %-9d %-9s %-9s %-9s %-9s %-9s %-11d %d%n", l.get(0), l.get(1), l.get(2), q(l.get(3)), q(l.get(4)), q(l.get(5)),
-                    q(l.get(6)), q(l.get(7)), l.get(8), l.get(9));
-        }
+        TEXT.printText(o, s.groups());
         o.println("(quantiles of log10 delta over the precincts with ballots; -inf: delta exactly 0; delta = T/n is the worst case of any neighbour)");
     }
 
-    private static String q(Object v) {
-        double d = (Double) v;
+    private static String q(double d) {
         return d == Double.NEGATIVE_INFINITY ? "-inf" : String.format(Locale.ROOT, "%.3f", d);
     }
 
+    /** The text table of the summary. */
+    static final Columns<PrecinctJob.Group> TEXT = Columns.<PrecinctJob.Group>of()
+            .textOnly("county", "%-22s", g -> g.county() == null ? "(all)" : g.county()).textOnly("eps", "%-7s", g -> Double.toString(g.epsilon()))
+            .textOnly("precincts", "%-9d", PrecinctJob.Group::precincts).textOnly("min", "%-9s", g -> q(g.quantiles()[0]))
+            .textOnly("p10", "%-9s", g -> q(g.quantiles()[1])).textOnly("median", "%-9s", g -> q(g.quantiles()[2]))
+            .textOnly("p90", "%-9s", g -> q(g.quantiles()[3])).textOnly("max", "%-9s", g -> q(g.quantiles()[4]))
+            .textOnly("delta > 1/n", "%-11d", PrecinctJob.Group::aboveInverseN).textOnly("delta = T/n", "%d", PrecinctJob.Group::atWorstCase);
+
     private void write(OutputDir out, ObjectNode root, Dataset<Row> results, Summary s, double[] eps) {
         out.writeString("result.json", Json.pretty(root) + "\n");
-        List<String> header = new ArrayList<>(List.of("county", "epsilon", "precincts"));
-        for (String n : QUANTILE_NAMES) {
-            header.add("log10Delta_" + n);
-        }
-        header.add("aboveInverseN");
-        header.add("atWorstCase");
-        header.add("exactlyZero");
-        out.writeString("summary.csv", Csv.table(header, s.csv()));
+        out.writeString("summary.csv", SUMMARY.csv(s.groups()));
         results.write().parquet(out.resolve("precincts.parquet").toUri().toString());
         results.select(col("county"), col("precinct"), concat_ws(";", col("counts").cast("array<string>")).as("counts"), col("n"), col("sampleSize"),
                 col("dpDelta"), col("utility"), col("log10Utility"), explode(col("results")).as("r")).select(col("county"), col("precinct"), col("counts"), col("n"),
