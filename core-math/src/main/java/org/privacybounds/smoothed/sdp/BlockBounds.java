@@ -87,7 +87,7 @@ final class BlockBounds {
             }
             double v = Double.NEGATIVE_INFINITY;
             for (int h = lo; h <= hi; h++) {
-                double c = p.cached(h, e);
+                double c = p.delta(h, e);
                 v = Math.max(v, !Double.isNaN(c) ? c : ub.logUpper(h));
             }
             m[blk] = v;
@@ -130,8 +130,8 @@ final class BlockBounds {
             double m = Double.NEGATIVE_INFINITY;
             boolean exact = true;
             for (int h = lo; h <= hi && exact; h++) {
-                double la = p.cached(h, e);
-                double lb = p.cached(h + 1, e);
+                double la = p.delta(h, e);
+                double lb = p.delta(h + 1, e);
                 if (Double.isNaN(la) || Double.isNaN(lb)) {
                     exact = false;
                     break;

@@ -28,11 +28,6 @@ final class LargeNProblem {
         this.cache = new DeltaCache(n, eps.length);
     }
 
-    /** ln delta(h) at eps index e, NaN when not computed yet (delta(h) = delta(n - h)). */
-    double cached(int h, int e) {
-        return cache.get(Math.min(h, n - h), e);
-    }
-
     /** Whether delta(h) at eps index e is known. */
     boolean has(int h, int e) {
         return cache.has(Math.min(h, n - h), e);
@@ -48,6 +43,7 @@ final class LargeNProblem {
         return onHi * pHi * (1 - pHi) + (double) (total - onHi) * pLo * (1 - pLo);
     }
 
+    /** ln delta(h) at eps index e, NaN when not computed yet (delta(h) = delta(n - h)). */
     double delta(int h, int e) {
         return cache.get(Math.min(h, n - h), e);
     }
