@@ -14,6 +14,7 @@ import org.privacybounds.bayes.PosteriorFamily;
 import org.privacybounds.bayes.Statements;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
@@ -121,7 +122,7 @@ class JavadocExamplesTest {
         boolean private3 = worst <= bound;                      // subsampling 3 of 11 is (0.3, 0)-DP
         assertTrue(private3, worst + " > " + bound);
 
-        DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, 3, 0, DarrmOptimizer.objective(11, 0.75));
+        DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, 3, 0, DarrmOptimizer.objective(11, DarrmSetting.UNIFORM_FOLDED_MEAN));
         double[] gamma = r.gamma();   // gamma(l), l = 0..11: the probability of releasing the majority when l of 11 vote 1
         assertEquals(12, gamma.length);
     }

@@ -26,7 +26,7 @@ import org.privacybounds.validation.BadInputException;
  * <p>Example:
  * <pre>{@code
  * ConstraintSet set = ConstraintSet.of(11, 0.1, 0);
- * DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, 3, 0, DarrmOptimizer.objective(11, 0.75));
+ * DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, 3, 0, DarrmOptimizer.objective(11, DarrmSetting.UNIFORM_FOLDED_MEAN));
  * double[] gamma = r.gamma();   // gamma(l), l = 0..11: the probability of releasing the majority when l of 11 vote 1
  * }</pre>
  */

@@ -11,7 +11,6 @@ import org.apache.commons.numbers.gamma.LogGamma;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.smoothed.SmoothedRunner;
-import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.testing.SparkTestSession;

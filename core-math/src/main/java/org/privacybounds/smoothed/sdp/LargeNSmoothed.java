@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.privacybounds.numeric.LogMath;
-import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
@@ -123,37 +122,36 @@ public final class LargeNSmoothed {
 
     /** The default source: delta(h) computed here, sequentially. */
     public static DeltaSource local(SamplingHistogramMechanism mechanism, int n, double[] eps) {
+        double[] e = eps.clone();
         return (hs, which) -> {
-            double[][] out = new double[hs.length][eps.length];
+            double[][] out = new double[hs.length][];
             for (int i = 0; i < hs.length; i++) {
-                for (int e = 0; e < eps.length; e++) {
-                    out[i][e] = which[e] ? mechanism.profile(new int[] {hs[i], n - hs[i]}, eps[e]).logDelta() : Double.NaN;
-                }
+                out[i] = logDeltas(mechanism, n, hs[i], e, which);
             }
             return out;
         };
     }
 
     /**
-     * A source that computes delta(h) here in parallel: chunks of 64 values of h on the fork-join pool the caller runs in (the
-     * common pool, or the pool of a task submitted to one). The values do not depend on the chunking.
+     * A source that computes delta(h) here in parallel, on the fork-join pool the caller runs in (the common pool, or the
+     * pool of a task submitted to one); each h on its own, so the values do not depend on the split.
      */
-    public static DeltaSource parallel(Sampling sampling, int sampleSize, int n, double[] eps) {
+    public static DeltaSource parallel(SamplingHistogramMechanism mechanism, int n, double[] eps) {
         double[] e = eps.clone();
         return (hs, which) -> {
             double[][] out = new double[hs.length][];
-            java.util.stream.IntStream.range(0, (hs.length + 63) / 64).parallel().forEach(c -> {
-                SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
-                for (int i = c * 64; i < Math.min(hs.length, c * 64 + 64); i++) {
-                    double[] r = new double[e.length];
-                    for (int k = 0; k < e.length; k++) {
-                        r[k] = which[k] ? m.profile(new int[] {hs[i], n - hs[i]}, e[k]).logDelta() : Double.NaN;
-                    }
-                    out[i] = r;
-                }
-            });
+            java.util.stream.IntStream.range(0, hs.length).parallel().forEach(i -> out[i] = logDeltas(mechanism, n, hs[i], e, which));
             return out;
         };
+    }
+
+    /** ln delta_eps of the histogram (h, n - h) for each eps with {@code which} set, NaN for the others. */
+    public static double[] logDeltas(SamplingHistogramMechanism mechanism, int n, int h, double[] eps, boolean[] which) {
+        double[] r = new double[eps.length];
+        for (int k = 0; k < eps.length; k++) {
+            r[k] = which[k] ? mechanism.profile(new int[] {h, n - h}, eps[k]).logDelta() : Double.NaN;
+        }
+        return r;
     }
 
     /** Stage 2 (batches of exact expectations) in parallel here, on the pool the caller runs in. */

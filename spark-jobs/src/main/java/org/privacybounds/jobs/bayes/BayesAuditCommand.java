@@ -2,7 +2,6 @@ package org.privacybounds.jobs.bayes;
 
 import java.io.PrintWriter;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -150,14 +149,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
             SparkSession spark = threads == null ? SparkSessions.get(common, "bayes-audit") : null;
             OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
             JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parallelism = jsc == null ? threads : jsc.defaultParallelism();
-            int pool = parallelism;
+            int parallelism = jsc == null ? threads : jsc.defaultParallelism(); // driver threads, or Spark's parallelism
             BayesAudit.Setup setup = new BayesAudit.Setup(eps, delta, beta, fractions);
             PrintWriter err = spec.commandLine().getErr();
             // the audit: rows of every n in ranges of about equal work
             long t0 = System.nanoTime();
             List<Task> tasks = tasks(ns, partitions > 0 ? partitions : 4 * parallelism);
-            List<Object[]> parts = LocalPool.distribute(jsc, pool, tasks, tasks.size(), t -> {
+            List<Object[]> parts = LocalPool.distribute(jsc, parallelism, tasks, tasks.size(), t -> {
                 PosteriorFamily f = new PosteriorFamily(t.n());
                 return new Object[] {t, ChainAudit.run(f, setup.configs(f), t.from(), t.to())};
             });
@@ -196,13 +194,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
                 for (int n = 1; n <= statementsUpTo; n++) {
                     all.add(n);
                 }
-                st.addAll(LocalPool.distribute(jsc, pool, all, Math.min(all.size(), 4 * parallelism), Statements::check));
+                st.addAll(LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 4 * parallelism), Statements::check));
                 st.sort((x, y) -> Integer.compare(x.n(), y.n()));
                 root.set("statements", statementsJson(BayesAudit.StatementSummary.of(st)));
                 err.printf("bayes-audit: statements I-III checked for n = 1..%d%n", statementsUpTo);
             }
             if (searchUpTo > 0) {
-                root.set("search", search(jsc, pool, setup, searchUpTo, parallelism, err));
+                root.set("search", search(jsc, setup, searchUpTo, parallelism, err));
             }
             OutputDir.mark(out, "statementsAndSearch");
             root.put("method", "exact: every neighbouring pair (k, k+1) and every output j, ln-probabilities in double precision "
@@ -266,13 +264,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
     }
 
     /** The local-sensitivity mechanism at every n = 1..upTo for every eps: first n with loss > eps. */
-    private static ArrayNode search(JavaSparkContext jsc, int threads, BayesAudit.Setup setup, int upTo, int parallelism, PrintWriter err) {
+    private static ArrayNode search(JavaSparkContext jsc, BayesAudit.Setup setup, int upTo, int parallelism, PrintWriter err) {
         List<Integer> all = new ArrayList<>();
         for (int n = upTo; n >= 1; n--) {
             all.add(n); // large n first: better balance
         }
         double[] eps = setup.eps();
-        List<double[]> res = LocalPool.distribute(jsc, threads, all, Math.min(all.size(), 8 * parallelism), n -> BayesAudit.localMaxLogRatios(n, eps));
+        List<double[]> res = LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 8 * parallelism), n -> BayesAudit.localMaxLogRatios(n, eps));
         double[][] byN = new double[upTo][];
         for (int i = 0; i < all.size(); i++) {
             byN[all.get(i) - 1] = res.get(i);

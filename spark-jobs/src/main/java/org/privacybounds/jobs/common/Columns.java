@@ -233,9 +233,11 @@ public final class Columns<T> {
         }
     }
 
+    private static final java.util.regex.Pattern WIDTH = java.util.regex.Pattern.compile("%(-?\\d*)");
+
     /** The header's format: the cell's width and alignment as a string ("%-14.4e" -> "%-14s"). */
     static String headerFormat(String format) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("%(-?\\d*)").matcher(format);
+        java.util.regex.Matcher m = WIDTH.matcher(format);
         return m.lookingAt() ? "%" + m.group(1) + "s" : "%s";
     }
 

@@ -298,6 +298,9 @@ public final class OutputDir implements AutoCloseable {
             LocalParquet.write(resolve(name), schema, rows);
             return;
         }
+        if (spark == null) {
+            throw new IllegalStateException("a Parquet column type the driver writer does not handle needs a SparkSession: " + schema.simpleString());
+        }
         StructField[] fields = schema.fields();
         List<Row> out = new ArrayList<>();
         for (List<Object> r : rows) {

@@ -1,7 +1,6 @@
 package org.privacybounds.jobs.ensemble;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

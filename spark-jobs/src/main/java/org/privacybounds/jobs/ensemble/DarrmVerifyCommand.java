@@ -1,7 +1,6 @@
 package org.privacybounds.jobs.ensemble;
 
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -13,7 +12,6 @@ import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SparkSessions;
-import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;

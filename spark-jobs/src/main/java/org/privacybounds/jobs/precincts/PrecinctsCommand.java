@@ -6,7 +6,6 @@ import static org.apache.spark.sql.functions.explode;
 
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -3,7 +3,6 @@ package org.privacybounds.jobs.pufferfish;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -212,8 +211,7 @@ public final class PabiCommand implements Callable<Integer> {
             int maxSteps = (int) maxT;
             int secret = secretIndex;
             long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
-            List<double[][]> curves = jsc == null ? LocalPool.map(threads, points, p -> evaluate(p, maxSteps, secret, wanted))
-                    : jsc.parallelize(points, parts).map(p -> evaluate(p, maxSteps, secret, wanted)).collect();
+            List<double[][]> curves = LocalPool.distribute(jsc, jsc == null ? threads : parts, points, parts, p -> evaluate(p, maxSteps, secret, wanted));
             err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
             err.flush();
             ObjectNode root = Json.object();

@@ -104,19 +104,9 @@ public final class QuantizedSgdJob {
             }
             return res;
         };
-        List<List<SmoothedSgd.Trial>> parts;
-        if (spark == null) {
-            parts = LocalPool.map(threads, ranges, range -> {
-                try {
-                    return slice.call(range);
-                } catch (Exception e) {
-                    throw e instanceof RuntimeException x ? x : new IllegalStateException(e);
-                }
-            });
-        } else {
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            parts = jsc.parallelize(ranges, ranges.size()).map(slice).collect(); // collect keeps the order of the ranges, hence of the items
-        }
+        // collect keeps the order of the ranges, hence of the items (on Spark and on the driver's threads alike)
+        JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
+        List<List<SmoothedSgd.Trial>> parts = LocalPool.distribute(jsc, threads, ranges, ranges.size(), slice);
         List<SmoothedSgd.Trial> all = new ArrayList<>(total);
         parts.forEach(all::addAll);
         double range = (double) sampleSize / n;

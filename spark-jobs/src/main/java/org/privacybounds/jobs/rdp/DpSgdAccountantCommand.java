@@ -1,7 +1,6 @@
 package org.privacybounds.jobs.rdp;
 
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 

@@ -4,7 +4,6 @@ import java.awt.Color;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -313,7 +312,8 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
 
     /**
      * The (year, A, B) cells of every data row of the local file, as Spark's CSV reader gives them (strings; an empty cell is
-     * null); a row of another width than the header is an error, as Spark's FAILFAST mode makes it.
+     * null). {@link #checkLocalFile} has already checked every row's width ({@link InputFiles#checkCsv}); blank lines are
+     * skipped, as that check and Spark's reader do.
      */
     private List<Row> readLocal(Params params) {
         List<String[]> all;
@@ -325,17 +325,17 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         List<String> header = Arrays.asList(all.get(0));
         int[] idx = {header.indexOf(params.yearColumn()), header.indexOf(params.colA()), header.indexOf(params.colB())};
         List<Row> out = new ArrayList<>();
-        for (int i = 1; i < all.size(); i++) {
-            String[] r = all.get(i);
+        for (String[] r : all.subList(1, all.size())) {
             if (r.length == 1 && (r[0] == null || r[0].isBlank())) {
-                continue; // a blank line, which Spark's reader skips too
+                continue;
             }
-            if (r.length != header.size()) {
-                throw new UserInputException("--data", data, "line " + (i + 1) + " has " + r.length + " cells, the header " + header.size());
-            }
-            out.add(RowFactory.create(r[idx[0]], r[idx[1]], r[idx[2]]));
+            out.add(RowFactory.create(cell(r, idx[0]), cell(r, idx[1]), cell(r, idx[2])));
         }
         return out;
+    }
+
+    private static String cell(String[] row, int i) {
+        return i < row.length ? row[i] : null;
     }
 
     private String checkLocalFile() {

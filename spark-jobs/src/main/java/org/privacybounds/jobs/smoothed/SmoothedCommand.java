@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;

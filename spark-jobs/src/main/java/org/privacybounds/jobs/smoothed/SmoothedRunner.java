@@ -68,7 +68,7 @@ public final class SmoothedRunner {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
         }
         return org.privacybounds.jobs.common.LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
-                LargeNSmoothed.parallel(Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps)).withParallelStageTwo().onProgress(progress).solve());
+                LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo().onProgress(progress).solve());
     }
 
     /**

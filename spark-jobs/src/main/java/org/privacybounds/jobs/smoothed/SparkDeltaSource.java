@@ -79,14 +79,10 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
 
     static double[][] compute(int[] hs, Sampling sampling, int sampleSize, int n, double[] eps, boolean[] which) {
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
-        double[][] out = new double[hs.length][eps.length];
+        double[][] out = new double[hs.length][];
         for (int i = 0; i < hs.length; i++) {
-            int[] h = {hs[i], n - hs[i]};
-            for (int k = 0; k < eps.length; k++) {
-                out[i][k] = which[k] ? m.profile(h, eps[k]).logDelta() : Double.NaN;
-            }
+            out[i] = LargeNSmoothed.logDeltas(m, n, hs[i], eps, which);
         }
         return out;
     }
-
 }

@@ -14,6 +14,7 @@ import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Columns;
@@ -171,7 +172,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             double perDelta = m * teacherDelta;
             ConstraintSet set = ConstraintSet.of(k, eps, teacherDelta);
             SparkSeparation sep = new SparkSeparation(null, set, Math.exp(perEps), 0);
-            double[] gammaOpt = DarrmOptimizer.optimize(set, m, perDelta, DarrmOptimizer.objective(k, 0.75), sep, line -> err.println("private-teachers: " + line)).gamma();
+            double[] gammaOpt = DarrmOptimizer.optimize(set, m, perDelta, DarrmOptimizer.objective(k, DarrmSetting.UNIFORM_FOLDED_MEAN), sep, line -> err.println("private-teachers: " + line)).gamma();
             if (set.size() <= 1_000_000) {
                 gammaOpt = HighPrecisionVerifier.certify(set, gammaOpt, m, perDelta).gamma();
             }
