@@ -69,6 +69,7 @@ final class BlockBounds {
         for (int b : todo) {
             fine[b] = true;
         }
+        summary = null;
         if (!todo.isEmpty()) {
             p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.size() + " blocks of " + BLOCK);
         }
@@ -93,6 +94,7 @@ final class BlockBounds {
             m[blk] = v;
             fine[blk] = true;
         });
+        summary = null;
     }
 
     /**
@@ -152,16 +154,71 @@ final class BlockBounds {
     }
 
     /**
+     * Block values with what {@link #blockSum} needs of them besides: the largest value and the largest of each group of
+     * {@link #GROUP} consecutive blocks. Computed once per state of the values (O(blocks)), not once per sum.
+     */
+    static final class Summary {
+        static final int GROUP = 64;
+        final double[] blocks;
+        final double globalMax;
+        final double[] groupMax;
+
+        Summary(double[] blocks) {
+            this.blocks = blocks;
+            double[] g = new double[(blocks.length + GROUP - 1) / GROUP];
+            java.util.Arrays.fill(g, Double.NEGATIVE_INFINITY);
+            double m = Double.NEGATIVE_INFINITY;
+            for (int b = 0; b < blocks.length; b++) {
+                g[b / GROUP] = Math.max(g[b / GROUP], blocks[b]);
+                m = Math.max(m, blocks[b]);
+            }
+            this.groupMax = g;
+            this.globalMax = m;
+        }
+
+        /** The largest value over blocks [from, to]. */
+        double max(int from, int to) {
+            double m = Double.NEGATIVE_INFINITY;
+            int b = from;
+            while (b <= to) {
+                if (b % GROUP == 0 && b + GROUP - 1 <= to) {
+                    m = Math.max(m, groupMax[b / GROUP]);
+                    b += GROUP;
+                } else {
+                    m = Math.max(m, blocks[b]);
+                    b++;
+                }
+            }
+            return m;
+        }
+    }
+
+    private Summary summary;
+
+    /** The summary of the current block values (recomputed after {@link #refine} or {@link #refresh} changed them). */
+    Summary summary() {
+        if (summary == null) {
+            summary = new Summary(max);
+        }
+        return summary;
+    }
+
+    /**
      * Sum over blocks of (Bernstein bound on reaching the block) x (block value): blocks between
      * the means count once, at their largest value. Blocks further than the distance beyond which
      * even the largest block value times the Bernstein factor is below e^-60 of the largest value
      * are not visited; their total is bounded by (number of blocks) x (that factor) x (largest value).
+     * In the tails, a group of {@link Summary#GROUP} blocks counts as one term, (its size) x (the factor at its end nearest
+     * the means) x (its largest value), when that term is below e^-40 / (number of blocks) of the floor; only groups that
+     * matter are visited block by block.
      */
-    static double blockSum(int n, double muA, double muB, double var, double[] blocks, double floorLog) {
-        double globalMax = Double.NEGATIVE_INFINITY;
-        for (double v : blocks) {
-            globalMax = Math.max(globalMax, v);
-        }
+    private static double blockEnd(int n, int blk) {
+        return Math.min(n, (double) blk * BLOCK + BLOCK - 1);
+    }
+
+    static double blockSum(int n, double muA, double muB, double var, Summary s, double floorLog) {
+        double[] blocks = s.blocks;
+        double globalMax = s.globalMax;
         if (globalMax == Double.NEGATIVE_INFINITY) {
             return globalMax;
         }
@@ -170,23 +227,55 @@ final class BlockBounds {
         double tcut = drop / 3 + Math.sqrt(drop * drop / 9 + 2 * drop * var);
         int from = (int) Math.max(0, Math.floor((muA - tcut) / BLOCK) - 1);
         int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / BLOCK) + 1);
-        double mid = Double.NEGATIVE_INFINITY;
+        double negligible = floorLog - 40 - Math.log(blocks.length);
+        double logGroup = Math.log(Summary.GROUP);
+        // blocks [lowEnd + 1, highStart - 1] lie between the means (neither end < muA nor start > muB)
+        int lowEnd = (int) Math.max(from - 1, Math.min(to, Math.ceil((muA - (BLOCK - 1)) / BLOCK) - 1));
+        while (lowEnd >= from && blockEnd(n, lowEnd) >= muA) {
+            lowEnd--;
+        }
+        while (lowEnd + 1 <= to && blockEnd(n, lowEnd + 1) < muA) {
+            lowEnd++;
+        }
+        // the first block that starts above muB
+        int highStart = (int) Math.max(lowEnd + 1, Math.min(to + 1L, (long) Math.floor(muB / BLOCK) + 1));
+        double mid = lowEnd + 1 <= highStart - 1 ? s.max(lowEnd + 1, highStart - 1) : Double.NEGATIVE_INFINITY;
         double tails = Double.NEGATIVE_INFINITY;
-        for (int blk = from; blk <= to; blk++) {
-            if (blocks[blk] == Double.NEGATIVE_INFINITY) {
-                continue;
+        // lower tail, from the means outward
+        int blk = lowEnd;
+        while (blk >= from) {
+            if ((blk + 1) % Summary.GROUP == 0 && blk - Summary.GROUP + 1 >= from) {
+                double t = muA - blockEnd(n, blk);
+                double g = logGroup - t * t / (2 * (var + t / 3)) + s.groupMax[blk / Summary.GROUP];
+                if (g < negligible) {
+                    tails = LogMath.logAdd(tails, g);
+                    blk -= Summary.GROUP;
+                    continue;
+                }
             }
-            double start = (double) blk * BLOCK;
-            double end = Math.min(n, start + BLOCK - 1);
-            if (end < muA) {
-                double t = muA - end;
+            if (blocks[blk] != Double.NEGATIVE_INFINITY) {
+                double t = muA - blockEnd(n, blk);
                 tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
-            } else if (start > muB) {
-                double t = start - muB;
-                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
-            } else {
-                mid = Math.max(mid, blocks[blk]);
             }
+            blk--;
+        }
+        // upper tail
+        blk = highStart;
+        while (blk <= to) {
+            if (blk % Summary.GROUP == 0 && blk + Summary.GROUP - 1 <= to) {
+                double t = (double) blk * BLOCK - muB;
+                double g = logGroup - t * t / (2 * (var + t / 3)) + s.groupMax[blk / Summary.GROUP];
+                if (g < negligible) {
+                    tails = LogMath.logAdd(tails, g);
+                    blk += Summary.GROUP;
+                    continue;
+                }
+            }
+            if (blocks[blk] != Double.NEGATIVE_INFINITY) {
+                double t = (double) blk * BLOCK - muB;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
+            }
+            blk++;
         }
         if (from > 0 || to < blocks.length - 1) {
             tails = LogMath.logAdd(tails, Math.log(blocks.length) - drop + globalMax);

@@ -243,7 +243,7 @@ public final class LargeNSmoothed {
     private SmoothedValue lipschitz(int e, List<int[]> unresolved, EndScan.Scan sHi, EndScan.Scan sLo, int kHi, int kLo, BlockBounds blockMax) {
         EndScan.Scan sb = EndScan.Scan.better(sHi, sLo);
         Best best = new Best(sb.bestLog(), sb.bestN1(), sb.relErr());
-        double[] slope = blockMax.slopeBlocks(e);
+        BlockBounds.Summary slope = new BlockBounds.Summary(blockMax.slopeBlocks(e));
         // merge the unresolved leaves into runs
         unresolved.sort((x, y) -> Integer.compare(x[0], y[0]));
         List<int[]> runs = new ArrayList<>();
@@ -278,7 +278,7 @@ public final class LargeNSmoothed {
                 double fb = Math.exp(known.get(iv[1])[1] - best.logF);
                 double sl = Math.exp(slopeBound(iv[0], iv[1], slope, best.logF) - best.logF);
                 double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
-                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax, best.logF) - best.logF);
+                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax.summary(), best.logF) - best.logF);
                 if (Math.min(lip, byDelta) <= 1 - 1e-9) {
                     continue;
                 }
@@ -358,7 +358,7 @@ public final class LargeNSmoothed {
     }
 
     /** ln of a bound on |f(n1 + 1) - f(n1)| for every n1 in [a, b - 1]. */
-    private double slopeBound(int a, int b, double[] slope, double floorLog) {
+    private double slopeBound(int a, int b, BlockBounds.Summary slope, double floorLog) {
         // h' counts the n - 1 records other than the one that moves
         double var = Math.max(problem.variance(a, n - 1), problem.variance(b - 1, n - 1));
         return Math.log(pHi - pLo) + BlockBounds.blockSum(n, problem.mean(a, n - 1), problem.mean(b - 1, n - 1), var, slope,
@@ -374,11 +374,14 @@ public final class LargeNSmoothed {
         return problem.ensure(massRanges(unresolved), e) > 0;
     }
 
-    /** The values of h where the unresolved assignments put their mass (means +- 8 standard deviations). */
+    /**
+     * The values of h where the unresolved assignments put their mass: the means +- 8 standard deviations of h over the
+     * interval (the variance of h is linear in n1, so its larger end value bounds it).
+     */
     private List<int[]> massRanges(List<int[]> unresolved) {
-        double sd = Math.sqrt(n * 0.25) + 1;
         List<int[]> ranges = new ArrayList<>();
         for (int[] iv : unresolved) {
+            double sd = Math.sqrt(Math.max(problem.variance(iv[0], n), problem.variance(iv[1], n))) + 1;
             ranges.add(new int[] {(int) Math.max(0, Math.floor(problem.mean(iv[0], n) - 8 * sd)), (int) Math.min(n, Math.ceil(problem.mean(iv[1], n) + 8 * sd))});
         }
         return ranges;
@@ -400,6 +403,7 @@ public final class LargeNSmoothed {
     /** Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals. */
     private long branchAndBound(int from, int to, double bestLog, BlockBounds blockMax, int e, List<int[]> unresolved) {
         double threshold = bestLog + Math.log1p(-1e-9);
+        BlockBounds.Summary blocks = blockMax.summary(); // before the parallel part: computed once
         long excluded = 0;
         // breadth first, one level at a time: the interval bounds of a level are independent (read-only arrays), so they are
         // evaluated in parallel; the outcome does not depend on the order
@@ -408,7 +412,7 @@ public final class LargeNSmoothed {
         while (!level.isEmpty()) {
             final List<int[]> cur = level;
             double[] bound = java.util.stream.IntStream.range(0, cur.size()).parallel()
-                    .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blockMax, bestLog)).toArray();
+                    .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blocks, bestLog)).toArray();
             List<int[]> next = new ArrayList<>();
             for (int i = 0; i < cur.size(); i++) {
                 int[] iv = cur.get(i);
@@ -435,8 +439,8 @@ public final class LargeNSmoothed {
      * most sigma^2; blocks below or above that range are reached with Bernstein-bounded
      * probability, blocks inside with probability at most 1 (taken once, at their largest UB).
      */
-    double intervalBound(int a, int b, BlockBounds blockMax, double floorLog) {
-        return BlockBounds.blockSum(n, problem.mean(a, n), problem.mean(b, n), Math.max(problem.variance(a, n), problem.variance(b, n)), blockMax.max, floorLog);
+    double intervalBound(int a, int b, BlockBounds.Summary blocks, double floorLog) {
+        return BlockBounds.blockSum(n, problem.mean(a, n), problem.mean(b, n), Math.max(problem.variance(a, n), problem.variance(b, n)), blocks, floorLog);
     }
 
 }

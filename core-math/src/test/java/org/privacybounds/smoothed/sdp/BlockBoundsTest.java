@@ -1,0 +1,120 @@
+package org.privacybounds.smoothed.sdp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.privacybounds.numeric.LogMath;
+
+/** Issue 19: the block sums visit groups of blocks, the end scan's convolution shares passes; neither changes what it computes. */
+class BlockBoundsTest {
+
+    /** The block sum as it was: every block within the cut on its own. */
+    static double perBlock(int n, double muA, double muB, double var, double[] blocks, double floorLog) {
+        double globalMax = Double.NEGATIVE_INFINITY;
+        for (double v : blocks) {
+            globalMax = Math.max(globalMax, v);
+        }
+        if (globalMax == Double.NEGATIVE_INFINITY) {
+            return globalMax;
+        }
+        double drop = Math.max(60, globalMax - floorLog + 40 + Math.log(blocks.length));
+        double tcut = drop / 3 + Math.sqrt(drop * drop / 9 + 2 * drop * var);
+        int from = (int) Math.max(0, Math.floor((muA - tcut) / BlockBounds.BLOCK) - 1);
+        int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / BlockBounds.BLOCK) + 1);
+        double mid = Double.NEGATIVE_INFINITY;
+        double tails = Double.NEGATIVE_INFINITY;
+        for (int blk = from; blk <= to; blk++) {
+            if (blocks[blk] == Double.NEGATIVE_INFINITY) {
+                continue;
+            }
+            double start = (double) blk * BlockBounds.BLOCK;
+            double end = Math.min(n, start + BlockBounds.BLOCK - 1);
+            if (end < muA) {
+                double t = muA - end;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
+            } else if (start > muB) {
+                double t = start - muB;
+                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
+            } else {
+                mid = Math.max(mid, blocks[blk]);
+            }
+        }
+        if (from > 0 || to < blocks.length - 1) {
+            tails = LogMath.logAdd(tails, Math.log(blocks.length) - drop + globalMax);
+        }
+        return LogMath.logAdd(mid, tails);
+    }
+
+    @Test
+    void groupedBlockSumBoundsThePerBlockSumAndAddsOnlyWhatIsNegligible() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (int c = 0; c < 300; c++) {
+            int n = 1000 + rnd.nextInt(c < 200 ? 2_000_000 : 200_000_000);
+            int blocksCount = n / BlockBounds.BLOCK + 1;
+            double[] blocks = new double[blocksCount];
+            // like ln delta: lowest near n/2, rising towards both ends, some blocks -inf
+            double depth = 10 + rnd.nextDouble() * 3000;
+            for (int b = 0; b < blocksCount; b++) {
+                double x = Math.abs((b + 0.5) * BlockBounds.BLOCK / n - 0.5) * 2;
+                blocks[b] = rnd.nextInt(50) == 0 ? Double.NEGATIVE_INFINITY : -depth * (1 - x) * (1 - x) + rnd.nextDouble();
+            }
+            double muA = rnd.nextDouble() * n;
+            double muB = Math.min(n, muA + (rnd.nextBoolean() ? 0 : rnd.nextDouble() * n / 10));
+            double var = n * (0.01 + 0.24 * rnd.nextDouble());
+            double floor = -depth * rnd.nextDouble();
+            double want = perBlock(n, muA, muB, var, blocks, floor);
+            double got = BlockBounds.blockSum(n, muA, muB, var, new BlockBounds.Summary(blocks), floor);
+            String where = "case " + c + " n=" + n;
+            assertTrue(got >= want - 1e-12 * Math.max(1, Math.abs(want)), where + ": " + got + " < " + want);
+            assertTrue(got <= LogMath.logAdd(want, floor - 39) + 1e-12 * Math.max(1, Math.abs(want)), where + ": " + got + " vs " + want);
+        }
+    }
+
+    @Test
+    void summaryMaxOverAnyRangeIsThePlainMax() {
+        SplittableRandom rnd = new SplittableRandom(3);
+        double[] v = new double[1000];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = rnd.nextInt(10) == 0 ? Double.NEGATIVE_INFINITY : rnd.nextGaussian();
+        }
+        BlockBounds.Summary s = new BlockBounds.Summary(v);
+        for (int c = 0; c < 500; c++) {
+            int a = rnd.nextInt(v.length);
+            int b = a + rnd.nextInt(v.length - a);
+            double m = Double.NEGATIVE_INFINITY;
+            for (int i = a; i <= b; i++) {
+                m = Math.max(m, v[i]);
+            }
+            assertEquals(m, s.max(a, b), 0);
+        }
+    }
+
+    @Test
+    void convolutionHasTheDigitsOfOneLoopPerShift() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int k : new int[] {0, 1, 7, 8, 9, 63, 2048, 2051}) {
+            int w = 1 + rnd.nextInt(5000);
+            double[] b = new double[w];
+            double[] d = new double[w + k];
+            for (int i = 0; i < w; i++) {
+                b[i] = Math.exp(-20 * rnd.nextDouble());
+            }
+            for (int i = 0; i < d.length; i++) {
+                d[i] = Math.exp(-20 * rnd.nextDouble());
+            }
+            double[] want = new double[k + 1];
+            for (int s = 0; s <= k; s++) {
+                double acc = 0;
+                for (int i = 0; i < w; i++) {
+                    acc += b[i] * d[i + s];
+                }
+                want[s] = acc;
+            }
+            assertArrayEquals(want, EndScan.convolve(b, d, k), 0, "K = " + k);
+        }
+    }
+}
