@@ -101,21 +101,60 @@ final class MovePair {
     }
 
     /**
-     * {@code sum_k P_g(k) F(rho(k))} over the region {@code log rho < c} (low) or
-     * {@code log rho > c} (high), where {@code logF(log rho) <= 0} on the region.
+     * The k_a range [from, to] of the region {@code log rho < c} (low) or {@code log rho > c} (high): outside it no
+     * k_b puts k in the region. Empty when from > to.
      */
-    Sum regionSum(boolean low, double c, DoubleUnaryOperator logF, double relTol) {
+    record Region(boolean low, double c, int from, int to) {
+    }
+
+    /** The region {@code log rho < c} (low) or {@code log rho > c} (high). */
+    Region region(boolean low, double c) {
         int lo = outer.lower();
         int hi = outer.upper();
-        int from;
-        int to;
         if (low) {
-            from = LogConcaveSum.firstTrue(lo, hi, ka -> logRho(ka, kbMin(ka)) < c);
-            to = hi;
-        } else {
-            from = lo;
-            to = LogConcaveSum.firstTrue(lo, hi, ka -> !(logRho(ka, kbMax(ka)) > c)) - 1;
+            return new Region(true, c, LogConcaveSum.firstTrue(lo, hi, ka -> logRho(ka, kbMin(ka)) < c), hi);
         }
+        return new Region(false, c, lo, LogConcaveSum.firstTrue(lo, hi, ka -> !(logRho(ka, kbMax(ka)) > c)) - 1);
+    }
+
+    /**
+     * ln of an upper bound on the outer law's mass over the region's k_a range, so on every {@link #regionSum} over it
+     * (its factor is at most 1): 1 when the range holds the mode; else, by log-concavity (the ratio of successive
+     * probabilities only shrinks away from the mode), the probability nearest the mode over 1 - that ratio, inflated by
+     * 1e-9 for the few ulps of each log-pmf value.
+     */
+    double logMassBound(Region r) {
+        if (r.from() > r.to()) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        int mode = outer.mode();
+        if (r.from() <= mode && mode <= r.to()) {
+            return 0;
+        }
+        int k = r.from() > mode ? r.from() : r.to();
+        double logQ = r.from() > mode
+                ? (k < r.to() ? outer.logRatioUp(k) : Double.NEGATIVE_INFINITY)
+                : (k > r.from() ? -outer.logRatioUp(k - 1) : Double.NEGATIVE_INFINITY);
+        if (!(logQ < 0)) {
+            return 0;
+        }
+        return Math.min(0, outer.logProbability(k) - LogMath.log1mexp(logQ) + 1e-9);
+    }
+
+    /**
+     * {@code sum_k P_g(k) F(rho(k))} over the region
+     * {@code log rho < c} (low) or {@code log rho > c} (high), where {@code logF(log rho) <= 0} on the region.
+     */
+    Sum regionSum(boolean low, double c, DoubleUnaryOperator logF, double relTol) {
+        return regionSum(region(low, c), logF, relTol);
+    }
+
+    /** The same sum over a region already found. */
+    Sum regionSum(Region region, DoubleUnaryOperator logF, double relTol) {
+        boolean low = region.low();
+        double c = region.c();
+        int from = region.from();
+        int to = region.to();
         if (from > to) {
             return Sum.ZERO;
         }
@@ -156,7 +195,17 @@ final class MovePair {
 
     /** Hockey-stick divergence {@code d_eps(g, g') = sum_k P_g(k) (1 - e^eps rho(k))_+}. */
     Sum hockeyStick(double eps, double relTol) {
-        return regionSum(true, -eps, lr -> LogMath.log1mexp(eps + lr), relTol);
+        return hockeyStick(hockeyRegion(eps), eps, relTol);
+    }
+
+    /** The region of the hockey-stick sum at eps: {@code log rho < -eps}. */
+    Region hockeyRegion(double eps) {
+        return region(true, -eps);
+    }
+
+    /** The hockey-stick sum over its region, found before by {@link #hockeyRegion}. */
+    Sum hockeyStick(Region region, double eps, double relTol) {
+        return regionSum(region, lr -> LogMath.log1mexp(eps + lr), relTol);
     }
 
     /**

@@ -1,0 +1,117 @@
+package org.privacybounds.smoothed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+/** Issue 19: profile skips (neighbour, direction) sums by a bound on their region's mass; nothing else changes. */
+class MovePairTest {
+
+    /** Every sum, in the order (a, b, direction), the first largest winning: what profile did before it skipped sums. */
+    private static ProfileValue everySum(Sampling sampling, int t, int[] h, double eps) {
+        double best = Double.NEGATIVE_INFINITY;
+        double bestErr = 0;
+        Neighbor worst = null;
+        for (int a = 0; a < h.length; a++) {
+            if (h[a] == 0) {
+                continue;
+            }
+            for (int b = 0; b < h.length; b++) {
+                if (b == a) {
+                    continue;
+                }
+                MovePair.Sum s1 = new MovePair(sampling, h, a, b, t).hockeyStick(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+                if (s1.log() > best) {
+                    best = s1.log();
+                    bestErr = s1.relativeTruncation();
+                    worst = new Neighbor(a, b, Direction.X_TO_NEIGHBOR);
+                }
+                int[] hp = h.clone();
+                hp[a]--;
+                hp[b]++;
+                MovePair.Sum s2 = new MovePair(sampling, hp, b, a, t).hockeyStick(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+                if (s2.log() > best) {
+                    best = s2.log();
+                    bestErr = s2.relativeTruncation();
+                    worst = new Neighbor(a, b, Direction.NEIGHBOR_TO_X);
+                }
+            }
+        }
+        return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE, worst, "");
+    }
+
+    @Test
+    void profileEqualsTheLargestOfEverySumDigitForDigit() {
+        SplittableRandom rnd = new SplittableRandom(19);
+        int checked = 0;
+        for (int c = 0; c < 400; c++) {
+            Sampling sampling = rnd.nextBoolean() ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT;
+            // small histograms of 2 to 4 categories, then large ones of 2 (one-dimensional sums: fast)
+            int m = c < 300 ? 2 + rnd.nextInt(3) : 2;
+            int n = 1 + rnd.nextInt(c < 300 ? 200 : 20_000_000);
+            int[] h = new int[m];
+            int left = n;
+            for (int i = 0; i < m - 1; i++) {
+                h[i] = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(left + 1);
+                left -= h[i];
+            }
+            h[m - 1] = left;
+            int t = rnd.nextInt(4) == 0 ? n : (int) Math.min(n, Math.round(n * (0.5 + 0.5 * rnd.nextDouble())));
+            double eps = rnd.nextInt(5) == 0 ? 0 : rnd.nextDouble() * 4;
+            SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, t);
+            ProfileValue got = mech.profile(h, eps);
+            ProfileValue want = everySum(sampling, t, h, eps);
+            String where = java.util.Arrays.toString(h) + " T=" + t + " eps=" + eps + " " + sampling;
+            assertEquals(want.logDelta(), got.logDelta(), 0, where);
+            assertEquals(want.relativeErrorBound(), got.relativeErrorBound(), 0, where);
+            assertEquals(want.worst(), got.worst(), where);
+            checked++;
+        }
+        assertEquals(400, checked);
+    }
+
+    @Test
+    void tiesGoToTheFirstNeighbourAsBefore() {
+        // h = n/2: moving either way is symmetric, the four sums tie in pairs
+        for (int n : new int[] {2, 10, 2000, 1_000_000}) {
+            int[] h = {n / 2, n / 2};
+            for (double eps : new double[] {0, 0.3, 2}) {
+                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, n - 1);
+                ProfileValue want = everySum(Sampling.WITHOUT_REPLACEMENT, n - 1, h, eps);
+                ProfileValue got = mech.profile(h, eps);
+                assertEquals(want.logDelta(), got.logDelta(), 0);
+                assertEquals(want.worst(), got.worst(), "n=" + n + " eps=" + eps);
+            }
+        }
+    }
+
+    @Test
+    void massBoundIsAtLeastTheSum() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        int below = 0;
+        for (int c = 0; c < 300; c++) {
+            Sampling sampling = rnd.nextBoolean() ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT;
+            int n = 2 + rnd.nextInt(c < 200 ? 300 : 5_000_000);
+            int a = 1 + rnd.nextInt(n - 1);
+            int[] g = {a, n - a};
+            int t = (int) Math.min(n, Math.round(n * (0.3 + 0.7 * rnd.nextDouble())));
+            double eps = rnd.nextDouble() * 5;
+            for (int dir = 0; dir < 2; dir++) {
+                MovePair p = new MovePair(sampling, g, dir, 1 - dir, t);
+                MovePair.Region r = p.hockeyRegion(eps);
+                double bound = p.logMassBound(r);
+                double sum = p.hockeyStick(r, eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE).log();
+                String where = java.util.Arrays.toString(g) + " T=" + t + " eps=" + eps + " " + sampling + " dir " + dir;
+                assertTrue(sum <= bound, where + ": sum " + sum + " > bound " + bound);
+                assertTrue(bound <= 0, where);
+                if (bound < 0) {
+                    below++;
+                }
+            }
+        }
+        assertTrue(below > 100, "the bound is below 1 in most cases: " + below);
+    }
+}
