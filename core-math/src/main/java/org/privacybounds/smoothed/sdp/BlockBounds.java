@@ -60,9 +60,11 @@ final class BlockBounds {
         todo.parallelStream().forEach(b -> {
             int lo = b * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
+            double[] up = ub.logUpperRange(lo, hi);
+            double[] mirror = ub.logUpperRange(n - hi, n - lo); // mirror[i] belongs to n - hi + i
             double v = Double.NEGATIVE_INFINITY;
             for (int h = lo; h <= hi; h++) {
-                v = Math.max(v, Math.min(ub.logUpper(h), ub.logUpper(n - h)));
+                v = Math.max(v, Math.min(up[h - lo], mirror[hi - h]));
             }
             m[b] = Math.min(m[b], v);
         });

@@ -24,6 +24,8 @@ public final class HypergeometricBound {
     private final double expEps;
     private final double logDp;
     private final ChernoffBound chernoff;
+    /** ln C(n, L), the same in every pmf value. */
+    private final double logChooseNL;
 
     public HypergeometricBound(int n, int sampleSize, double eps) {
         this.n = n;
@@ -32,6 +34,56 @@ public final class HypergeometricBound {
         this.expEps = Math.exp(eps);
         this.logDp = Math.log((double) sampleSize / n);
         this.chernoff = new ChernoffBound(n, sampleSize, eps);
+        this.logChooseNL = LogBinomialCoefficient.value(n, lost);
+    }
+
+    /**
+     * {@link #logUpper(int)} for every h in [lo, hi] (within [0, n]), the same values: each pair (g, g + 1) of neighbours is
+     * bounded once, not once for each of its two histograms.
+     */
+    public double[] logUpperRange(int lo, int hi) {
+        double[] out = new double[hi - lo + 1];
+        int g0 = Math.max(0, lo - 1);
+        int g1 = Math.min(n - 1, hi);
+        double[] pair = new double[Math.max(0, g1 - g0 + 1)];
+        java.util.Arrays.fill(pair, Double.NaN);
+        double[] cPair = new double[pair.length];
+        boolean tight = lost != 0;
+        for (int g = g0; g <= g1; g++) {
+            cPair[g - g0] = chernoff.logUpperPair(g);
+        }
+        for (int h = lo; h <= hi; h++) {
+            double cb = Double.NEGATIVE_INFINITY;
+            if (h < n) {
+                cb = Math.max(cb, cPair[h - g0]);
+            }
+            if (h > 0) {
+                cb = Math.max(cb, cPair[h - 1 - g0]);
+            }
+            double c = lost == 0 ? 0 : Math.min(cb, chernoff.logDp());
+            if (!tight || c == Double.NEGATIVE_INFINITY) {
+                out[h - lo] = c;
+                continue;
+            }
+            double b = Double.NEGATIVE_INFINITY;
+            if (h < n) {
+                b = Math.max(b, pairBound(pair, h, g0));
+            }
+            if (h > 0) {
+                b = Math.max(b, pairBound(pair, h - 1, g0));
+            }
+            out[h - lo] = Math.min(Math.min(b, c), logDp);
+        }
+        return out;
+    }
+
+    /** max(plus(g), minus(g)), computed on first use (NaN marks "not yet"). */
+    private double pairBound(double[] pair, int g, int g0) {
+        int i = g - g0;
+        if (Double.isNaN(pair[i])) {
+            pair[i] = Math.max(plus(g), minus(g));
+        }
+        return pair[i];
     }
 
     /** ln of an upper bound on delta(h): the smaller of this bound and {@link ChernoffBound#logUpper(int)}. */
@@ -54,7 +106,7 @@ public final class HypergeometricBound {
     private double logPmfUp(int k1, int j) {
         double a = LogBinomialCoefficient.value(k1, j);
         double b = LogBinomialCoefficient.value(n - k1, lost - j);
-        double c = LogBinomialCoefficient.value(n, lost);
+        double c = logChooseNL;
         return a + b - c + 1e-12 * (Math.abs(a) + Math.abs(b) + Math.abs(c)) + 1e-9;
     }
 

@@ -117,4 +117,22 @@ class BlockBoundsTest {
             assertArrayEquals(want, EndScan.convolve(b, d, k), 0, "K = " + k);
         }
     }
+
+    @Test
+    void hypergeometricBoundOverARangeHasTheValuesOfEachH() {
+        int[][] cases = {{1, 1}, {1, 0}, {10, 10}, {10, 7}, {2000, 1996}, {5000, 4990}, {300, 150}, {100_000_000, 99_800_000}};
+        for (int[] nt : cases) {
+            int n = nt[0];
+            for (double eps : new double[] {0, 0.5, 7}) {
+                HypergeometricBound ub = new HypergeometricBound(n, nt[1], eps);
+                int[][] ranges = n < 6000 ? new int[][] {{0, n}} : new int[][] {{0, 300}, {n / 2 - 200, n / 2 + 200}, {94_441_893, 94_442_400}, {n - 300, n}};
+                for (int[] r : ranges) {
+                    double[] got = ub.logUpperRange(r[0], r[1]);
+                    for (int h = r[0]; h <= r[1]; h++) {
+                        assertEquals(ub.logUpper(h), got[h - r[0]], 0, "n=" + n + " T=" + nt[1] + " eps=" + eps + " h=" + h);
+                    }
+                }
+            }
+        }
+    }
 }
