@@ -137,7 +137,19 @@ public final class Main implements Runnable {
             }
             return new CommandLine.RunLast().execute(parsed);
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError oom) {
+            // the run's arrays are unreachable by now: there is room to say so in one line
+            e.println("error: out of memory: the run needed more than the JVM's heap of " + Math.round(Runtime.getRuntime().maxMemory() / 1e6)
+                    + " MB; give it more (PRIVACY_BOUNDS_JAVA_OPTS=-Xmx..) or reduce the work; nothing was written to --out"
+                    + (verbose ? "" : " (run with --verbose for the stack trace)"));
+            if (verbose) {
+                oom.printStackTrace(e);
+            }
+            code = 1;
+        }
         o.flush();
         e.flush();
         return code;

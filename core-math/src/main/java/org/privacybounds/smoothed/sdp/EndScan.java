@@ -35,7 +35,7 @@ final class EndScan {
      * Exact f for the K + 1 assignments at one end: n - K records on the end's vertex ("main") and
      * K swing records, k of them on the other vertex, k = 0..K.
      */
-    static Scan scan(LargeNProblem p, int e, boolean hiEnd, int kSwing, BlockBounds blockMax) {
+    static Scan scan(LargeNProblem p, int e, boolean hiEnd, int kSwing, BlockBounds blockMax, HypergeometricBound tight) {
         int n = p.n;
         double pHi = p.pHi;
         double pLo = p.pLo;
@@ -44,7 +44,10 @@ final class EndScan {
         int baseN = n - kSwing;
         CountLaw base = CountLaw.binomial(baseN, pm);
         double sd = Math.sqrt(baseN * pm * (1 - pm)) + 1;
-        double z = 10;
+        // each side of the window widens on its own: where delta grows away from the mode, base(h) delta(h) peaks off
+        // the mode and only that side needs more values
+        double zLo = 10;
+        double zHi = 10;
         while (true) {
             int hl;
             int hr;
@@ -52,12 +55,12 @@ final class EndScan {
                 hl = base.lower();
                 hr = base.upper();
             } else {
-                hl = (int) Math.max(base.lower(), Math.floor(base.mode() - z * sd));
-                hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + z * sd));
+                hl = (int) Math.max(base.lower(), Math.floor(base.mode() - zLo * sd));
+                hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + zHi * sd));
             }
             p.progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, p.eps[e]));
             // the first window is the same for every eps: computed once for all of them; a widening serves this eps alone
-            p.ensure(List.of(new int[] {hl, hr + kSwing}), z == 10 ? -1 : e);
+            p.ensure(List.of(new int[] {hl, hr + kSwing}), zLo == 10 && zHi == 10 ? -1 : e);
             // C(s) = sum_h base(h) delta(h + s), in scaled doubles
             int w = hr - hl + 1;
             double[] lb = new double[w];
@@ -121,11 +124,40 @@ final class EndScan {
             if (blockMax == null) {
                 return new Scan(best, bestN1, skippedU);
             }
-            double skipped = LogMath.logAdd(skippedU, windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best));
-            if (skipped - best <= Math.log(LargeNSmoothed.WINDOW_TOLERANCE) || (hl == base.lower() && hr == base.upper())) {
-                return new Scan(best, bestN1, skipped);
+            // the window's tails, bounded with the block maxima. Where a side's bound is too large, first tighten the block
+            // maxima there (the per-h hypergeometric bound: a few log-binomials per h, against a sum per h for exact delta);
+            // widen that side only when they are tight already
+            double logTol = Math.log(LargeNSmoothed.WINDOW_TOLERANCE);
+            while (true) {
+                Tail lo = windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best, -1);
+                Tail hi = windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best, 1);
+                double skipped = LogMath.logAdd(skippedU, LogMath.logAdd(lo.log(), hi.log()));
+                if (skipped - best <= logTol || (hl == base.lower() && hr == base.upper())) {
+                    return new Scan(best, bestN1, skipped);
+                }
+                // the sides that hold more than a third of the tolerance (at least one does when the total is above it)
+                boolean wideLo = lo.log() - best > logTol - Math.log(3) && hl > base.lower();
+                boolean wideHi = hi.log() - best > logTol - Math.log(3) && hr < base.upper();
+                if (!wideLo && !wideHi) {
+                    wideLo = hl > base.lower();
+                    wideHi = hr < base.upper();
+                }
+                if (tight != null) {
+                    List<int[]> ranges = new java.util.ArrayList<>();
+                    if (wideLo) {
+                        ranges.add(new int[] {lo.farthest(), hl - 1 + kSwing});
+                    }
+                    if (wideHi) {
+                        ranges.add(new int[] {hr + 1, hi.farthest() + kSwing});
+                    }
+                    if (blockMax.refine(tight, ranges) > 0) {
+                        continue;
+                    }
+                }
+                zLo *= wideLo ? 1.5 : 1;
+                zHi *= wideHi ? 1.5 : 1;
+                break;
             }
-            z *= 1.5;
         }
     }
 
@@ -174,30 +206,47 @@ final class EndScan {
         return g;
     }
 
+    /** Values of h next to the window bounded one at a time; further out, blocks of {@link BlockBounds#BLOCK}. */
+    static final int PER_H = 4096;
+
+    /** ln of the bound on one side's left-out part, and the farthest h whose share is within e^-20 of the tolerance. */
+    record Tail(double log, int farthest) {
+    }
+
     /**
-     * Bound on sum over h outside [hl, hr] of base(h) max_{s in [0, K]} UB(h + s): terms are
-     * summed outward while they matter, then the rest is bounded by Chernoff times T/n.
+     * Bound on sum over h below hl ({@code dir = -1}) or above hr ({@code dir = 1}) of base(h) max_{s in [0, K]} UB(h + s):
+     * terms are summed outward while they matter, then the rest is bounded by Chernoff times T/n. Past the first
+     * {@link #PER_H} values, a block of h counts as (its size) x base(h) at its end nearest the window (base decreases away
+     * from the window, which holds the mode) x the block maxima over its h + [0, K].
      */
-    private static double windowTail(LargeNProblem p, CountLaw base, int baseN, double pm, int hl, int hr, int kSwing, BlockBounds blockMax, double best) {
+    private static Tail windowTail(LargeNProblem p, CountLaw base, int baseN, double pm, int hl, int hr, int kSwing, BlockBounds blockMax, double best,
+            int dir) {
         double logDp = Math.log((double) p.sampleSize / p.n);
         double stop = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 40;
+        double significant = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 20;
         double acc = Double.NEGATIVE_INFINITY;
-        for (int dir = -1; dir <= 1; dir += 2) {
-            int h = dir < 0 ? hl - 1 : hr + 1;
-            while (h >= base.lower() && h <= base.upper()) {
-                double lp = base.logProbability(h);
-                acc = LogMath.logAdd(acc, lp + blockMax.windowMax(h, kSwing));
-                // Chernoff: Pr[X <= h] (or >= h) for X ~ Bin(baseN, pm)
-                double a = (double) h / baseN;
-                double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffBound.kl(a, pm) : 0;
-                if (tail + logDp < stop) {
-                    acc = LogMath.logAdd(acc, tail + logDp);
-                    break;
-                }
-                h += dir;
+        int start = dir < 0 ? hl - 1 : hr + 1;
+        int farthest = start;
+        int h = start;
+        while (h >= base.lower() && h <= base.upper()) {
+            int width = Math.abs(h - start) < PER_H ? 1 : BlockBounds.BLOCK;
+            int far = dir < 0 ? Math.max(base.lower(), h - width + 1) : Math.min(base.upper(), h + width - 1);
+            int span = Math.abs(far - h);
+            double term = Math.log(span + 1.0) + base.logProbability(h) + blockMax.windowMax(Math.min(h, far), span + kSwing);
+            acc = LogMath.logAdd(acc, term);
+            if (term > significant) {
+                farthest = far;
             }
+            // Chernoff: Pr[X <= h] (or >= h) for X ~ Bin(baseN, pm), times T/n, bounds everything from h outward
+            double a = (double) h / baseN;
+            double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffBound.kl(a, pm) : 0;
+            if (tail + logDp < stop) {
+                acc = LogMath.logAdd(acc, tail + logDp);
+                break;
+            }
+            h = far + dir;
         }
-        return acc;
+        return new Tail(acc, farthest);
     }
 
     /**

@@ -193,11 +193,11 @@ public final class LargeNSmoothed {
         }
         if (vertexP.length == 1 || pHi == pLo) {
             BlockBounds bm = n <= fullScanMaxN ? null : new BlockBounds(problem, new ChernoffBound(n, sampleSize, eps[e]));
-            EndScan.Scan s = EndScan.scan(problem, e, true, 0, bm);
+            EndScan.Scan s = EndScan.scan(problem, e, true, 0, bm, new HypergeometricBound(n, sampleSize, eps[e]));
             return value(e, s.bestLog(), n, s.relErr(), 1, 0, "exact: one assignment, certified truncation of the binomial");
         }
         if (n <= fullScanMaxN) {
-            EndScan.Scan s = EndScan.scan(problem, e, true, n, null);
+            EndScan.Scan s = EndScan.scan(problem, e, true, n, null, null);
             return value(e, s.bestLog(), s.bestN1(), s.relErr(), n + 1L, 0, "exact: every assignment evaluated, no truncation");
         }
         ChernoffBound ub = new ChernoffBound(n, sampleSize, eps[e]);
@@ -207,8 +207,8 @@ public final class LargeNSmoothed {
         boolean hiFirst = Math.max(pHi, 1 - pHi) >= Math.max(pLo, 1 - pLo);
         int kHi = hiFirst ? 2048 : -1;
         int kLo = hiFirst ? -1 : 2048;
-        EndScan.Scan sHi = kHi >= 0 ? EndScan.scan(problem, e, true, kHi, blockMax) : null;
-        EndScan.Scan sLo = kLo >= 0 ? EndScan.scan(problem, e, false, kLo, blockMax) : null;
+        EndScan.Scan sHi = kHi >= 0 ? EndScan.scan(problem, e, true, kHi, blockMax, tight) : null;
+        EndScan.Scan sLo = kLo >= 0 ? EndScan.scan(problem, e, false, kLo, blockMax, tight) : null;
         while (true) {
             blockMax.refresh(tight, e);
             EndScan.Scan best = EndScan.Scan.better(sHi, sLo);

@@ -119,6 +119,24 @@ class LargeNSmoothedTest {
     }
 
     @Test
+    void historyHullAtLargeEpsMatchesTheFullScan() {
+        // issue 19: the paper's history hull (1924 and 1964), where delta grows fast with h and base(h) delta(h) peaks
+        // off the mode: the windows widen on one side only and their tails are bounded with the per-h bound first
+        int n = 40000;
+        int t = 39920;
+        double[] eps = {2, 7};
+        DistributionSet v = two(0.6521679296057313, 0.3865529670619781);
+        List<SmoothedValue> bnb = large(n, t, v, eps, 0);
+        List<SmoothedValue> full = large(n, t, v, eps, n);
+        for (int e = 0; e < eps.length; e++) {
+            assertEquals(full.get(e).logDelta(), bnb.get(e).logDelta(), 1e-9 * Math.abs(full.get(e).logDelta()) + 1e-11, "eps " + eps[e]);
+            assertArrayEquals(full.get(e).argmaxAssignment(), bnb.get(e).argmaxAssignment());
+            assertEquals(n + 1L, bnb.get(e).evaluated() + bnb.get(e).excluded());
+            assertTrue(bnb.get(e).relativeErrorBound() < 1e-9);
+        }
+    }
+
+    @Test
     void slopeBoundOnANearlyFlatObjectiveMatchesTheFullScan() {
         // the paper's code's symmetric history hull [1/2, 0.6522] at a small eps: f(n1) is nearly
         // flat, no bound on delta alone separates the assignments, the slope bound must
