@@ -115,7 +115,7 @@ public final class NoisySamplingHistogramMechanism {
             }
         }
         ProfileValue pv = new ProfileValue(eps, bestD,
-                bestD == Double.NEGATIVE_INFINITY ? 0 : SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE,
+                bestD == Double.NEGATIVE_INFINITY ? 0 : SamplingHistogramMechanism.floatingPointAllowance(bestD),
                 bestD == Double.NEGATIVE_INFINITY ? null : worstD,
                 "exact enumeration of all outputs (tail folded in closed form)");
         return new NoisyProfile(pv, bestLoss, worstLoss);

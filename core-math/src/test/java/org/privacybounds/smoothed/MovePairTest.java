@@ -40,7 +40,7 @@ class MovePairTest {
                 }
             }
         }
-        return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE, worst, "");
+        return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + SamplingHistogramMechanism.floatingPointAllowance(best), worst, "");
     }
 
     @Test

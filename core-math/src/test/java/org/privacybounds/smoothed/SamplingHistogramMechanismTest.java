@@ -127,6 +127,23 @@ class SamplingHistogramMechanismTest {
     /** mpmath, 50 digits: delta = 0.0046322109589243360567. */
     static final double REF_LOG10_1E6 = -2.3342116703059899003;
 
+    /**
+     * Issue 19: at national n and beyond, the log-pmfs' error grows with |ln delta|; the stated error bound must still cover
+     * it. References: 40-digit sums over every neighbour pair (mpmath: log-gamma pmfs, exact likelihood ratios).
+     */
+    @ParameterizedTest(name = "n = {0}, h = {2}, eps = {3}")
+    @CsvSource({"155485078, 155174108, 101474226, 0.5, -7787.922286501995421149419",
+            "1000000000, 998000000, 550000000, 1, -207114.5880903216669844507",
+            "2147483647, 2143188680, 1401447828, 0.5, -107370.3428037600610888753",
+            "2147483647, 2143188680, 1932735282, 2, -261526.4755350208060724226"})
+    void errorBoundHoldsAtNationalSizeAndBeyond(int n, int t, int h, double eps, String reference) {
+        ProfileValue v = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t).profile(new int[] {h, n - h}, eps);
+        double err = Math.abs(Math.expm1(new BigDecimal(reference).subtract(new BigDecimal(v.logDelta())).doubleValue()));
+        assertTrue(err <= v.relativeErrorBound(), "relative error " + err + " > stated " + v.relativeErrorBound());
+        // the allowance is not vacuous: within 100x of the measured error or the fixed 1e-11
+        assertTrue(v.relativeErrorBound() <= Math.max(100 * err, 2e-11), "stated " + v.relativeErrorBound() + " against " + err);
+    }
+
     @Test
     void deltaIsNonIncreasingInEpsilonAndZeroEpsilonIsTotalVariation() {
         int[] h = {12, 9, 4};

@@ -387,6 +387,11 @@ public final class LargeNSmoothed {
         return ranges;
     }
 
+    /**
+     * The result of one eps. Its error: the truncation, the floating-point allowance of the delta(h) it averages (their
+     * ln delta lie near ln f; the allowance is taken at twice |ln f|, a binade up, to cover them) and 1e-12 for the
+     * expectation's own sums.
+     */
     private SmoothedValue value(int e, double logDelta, int n1Hi, double relErr, long evaluated, long excluded, String method) {
         int[] assignment;
         if (vertexP.length == 1) {
@@ -394,7 +399,7 @@ public final class LargeNSmoothed {
         } else {
             assignment = hiIsFirst ? new int[] {n1Hi, n - n1Hi} : new int[] {n - n1Hi, n1Hi};
         }
-        return new SmoothedValue(eps[e], logDelta, assignment, relErr + SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE + 1e-12,
+        return new SmoothedValue(eps[e], logDelta, assignment, relErr + SamplingHistogramMechanism.floatingPointAllowance(2 * logDelta) + 1e-12,
                 method, evaluated, excluded);
     }
 
