@@ -3,6 +3,8 @@ package org.privacybounds.numeric;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 import org.apache.commons.statistics.distribution.HypergeometricDistribution;
 
+import java.util.function.IntToDoubleFunction;
+
 /**
  * A log-concave law on a contiguous range of integers, given by its log-pmf. Log-concavity is what
  * makes {@link LogConcaveSum}'s truncation certificate rigorous; both laws here are log-concave.
@@ -40,6 +42,11 @@ public interface CountLaw {
         return logProbability(k + 1) - logProbability(k);
     }
 
+    /** Pr[K = k + 1] / Pr[K = k] itself: the laws here give the ratio of integers without a logarithm. */
+    default double ratioUp(int k) {
+        return Math.exp(logRatioUp(k));
+    }
+
     /**
      * Hypergeometric: number of marked items among {@code draws} drawn without replacement from
      * {@code population} items of which {@code marked} are marked.
@@ -62,8 +69,9 @@ public interface CountLaw {
         long guess = ((long) marked + 1) * ((long) draws + 1) / ((long) population + 2);
         // Pr[k + 1] / Pr[k] = (marked - k)(draws - k) / ((k + 1)(population - marked - draws + k + 1))
         final double rest = (double) population - marked - draws;
+        IntToDoubleFunction ratio = k -> ((double) (marked - k) * (draws - k)) / ((k + 1.0) * (rest + k + 1));
         return new Wrapped(lo, hi, climb(d::logProbability, (int) Math.max(lo, Math.min(hi, guess)), lo, hi),
-                d::logProbability, k -> Math.log(((double) (marked - k) * (draws - k)) / ((k + 1.0) * (rest + k + 1))));
+                d::logProbability, k -> Math.log(ratio.applyAsDouble(k)), ratio);
     }
 
     /** Binomial(trials, p); {@code p} given as the exact ratio {@code num/den} of integers. */
@@ -80,8 +88,9 @@ public interface CountLaw {
         long guess = (long) Math.floor((trials + 1.0) * p);
         // Pr[k + 1] / Pr[k] = ((trials - k) num) / ((k + 1)(den - num))
         final double q = (double) den - num;
+        IntToDoubleFunction ratio = k -> ((double) (trials - k) * num) / ((k + 1.0) * q);
         return new Wrapped(0, trials, climb(d::logProbability, (int) Math.max(0, Math.min(trials, guess)), 0, trials),
-                d::logProbability, k -> Math.log(((double) (trials - k) * num) / ((k + 1.0) * q)));
+                d::logProbability, k -> Math.log(ratio.applyAsDouble(k)), ratio);
     }
 
     /** Binomial(trials, p) for a probability given as a double. */
@@ -96,17 +105,18 @@ public interface CountLaw {
         long guess = (long) Math.floor((trials + 1.0) * p);
         // Pr[k + 1] / Pr[k] = ((trials - k) / (k + 1)) (p / (1 - p))
         final double logOdds = Math.log(p) - Math.log1p(-p);
+        final double odds = p / (1 - p);
         return new Wrapped(0, trials, climb(d::logProbability, (int) Math.max(0, Math.min(trials, guess)), 0, trials),
-                d::logProbability, k -> Math.log((double) (trials - k) / (k + 1.0)) + logOdds);
+                d::logProbability, k -> Math.log((double) (trials - k) / (k + 1.0)) + logOdds, k -> (double) (trials - k) / (k + 1.0) * odds);
     }
 
     /** The point mass at {@code k}. */
     static CountLaw degenerate(int k) {
-        return new Wrapped(k, k, k, x -> x == k ? 0.0 : Double.NEGATIVE_INFINITY, null);
+        return new Wrapped(k, k, k, x -> x == k ? 0.0 : Double.NEGATIVE_INFINITY, null, null);
     }
 
     /** Moves from a starting guess uphill to the mode of a unimodal pmf. */
-    private static int climb(java.util.function.IntToDoubleFunction logP, int start, int lo, int hi) {
+    private static int climb(IntToDoubleFunction logP, int start, int lo, int hi) {
         int k = start;
         double v = logP.applyAsDouble(k);
         while (k < hi) {
@@ -128,9 +138,9 @@ public interface CountLaw {
         return k;
     }
 
-    /** Implementation holder; {@code logRatio} (log Pr[k + 1]/Pr[k]) may be null. */
-    record Wrapped(int lower, int upper, int mode, java.util.function.IntToDoubleFunction logPmf,
-            java.util.function.IntToDoubleFunction logRatio) implements CountLaw {
+    /** Implementation holder; {@code logRatio} (log Pr[k + 1]/Pr[k]) and {@code ratio} (the ratio itself) may be null. */
+    record Wrapped(int lower, int upper, int mode, IntToDoubleFunction logPmf, IntToDoubleFunction logRatio, IntToDoubleFunction ratio)
+            implements CountLaw {
         @Override
         public double logProbability(int k) {
             if (k < lower || k > upper) {
@@ -145,6 +155,14 @@ public interface CountLaw {
                 return CountLaw.super.logRatioUp(k);
             }
             return logRatio.applyAsDouble(k);
+        }
+
+        @Override
+        public double ratioUp(int k) {
+            if (ratio == null || k < lower || k >= upper) {
+                return CountLaw.super.ratioUp(k);
+            }
+            return ratio.applyAsDouble(k);
         }
     }
 }

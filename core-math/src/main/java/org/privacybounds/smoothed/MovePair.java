@@ -203,9 +203,39 @@ final class MovePair {
         return region(true, -eps);
     }
 
-    /** The hockey-stick sum over its region, found before by {@link #hockeyRegion}. */
+    /**
+     * The hockey-stick sum over its region, found before by {@link #hockeyRegion}. With two categories (k_b = T - k_a) the
+     * sum is one-dimensional and runs in linear space ({@link LogConcaveSum#sumLinear}): each term's factor is
+     * {@code -expm1(eps + log rho)} with log rho one logarithm of the ratio of integers ({@link #shiftedLogRho}).
+     */
     Sum hockeyStick(Region region, double eps, double relTol) {
+        if (rest == 0) {
+            if (region.from() > region.to()) {
+                return Sum.ZERO;
+            }
+            LogConcaveSum.Result r = LogConcaveSum.sumLinear(outer, region.from(), region.to(), ka -> {
+                double x = shiftedLogRho(eps, ka);
+                return x < 0 ? -Math.expm1(x) : 0;
+            }, relTol);
+            return new Sum(r.logSum(), r.relativeTruncation(), r.terms());
+        }
         return regionSum(region, lr -> LogMath.log1mexp(eps + lr), relTol);
+    }
+
+    /**
+     * eps + log rho(k_a, T - k_a) for two categories. Without replacement rho is a ratio of integer products, each exact in
+     * a double up to 2^53 and rounded once beyond, so one logarithm of it is within about 2 ulps, where the difference
+     * of two logarithms of size ln(n / L) was off by several ulps of that size.
+     */
+    private double shiftedLogRho(double eps, int ka) {
+        int kb = sampleSize - ka;
+        if (sampling == Sampling.WITHOUT_REPLACEMENT) {
+            if (ka >= ga) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            return eps + Math.log(((double) (ga - ka) * ((long) gb + 1)) / ((double) ga * ((long) gb + 1 - kb)));
+        }
+        return eps + logRho(ka, kb);
     }
 
     /**

@@ -49,11 +49,7 @@ final class BlockBounds {
         for (int[] r : hRanges) {
             for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
                 if (!fine[b]) {
-                    todo.add(b);
-                }
-                int mirror = (n - b * BLOCK) / BLOCK; // the blocks of n - h share the values
-                if (mirror >= 0 && mirror < fine.length && !fine[mirror]) {
-                    todo.add(mirror);
+                    todo.add(b); // its bound takes min(UB(h), UB(n - h)): the mirror's values are used, its block is not refined
                 }
             }
         }
