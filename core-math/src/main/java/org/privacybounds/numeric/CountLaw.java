@@ -70,8 +70,9 @@ public interface CountLaw {
         // Pr[k + 1] / Pr[k] = (marked - k)(draws - k) / ((k + 1)(population - marked - draws + k + 1))
         final double rest = (double) population - marked - draws;
         IntToDoubleFunction ratio = k -> ((double) (marked - k) * (draws - k)) / ((k + 1.0) * (rest + k + 1));
-        return new Wrapped(lo, hi, climb(d::logProbability, (int) Math.max(lo, Math.min(hi, guess)), lo, hi),
-                d::logProbability, k -> Math.log(ratio.applyAsDouble(k)), ratio);
+        // the formula is the mode (Pr[k + 1] >= Pr[k] exactly while k + 1 <= (marked + 1)(draws + 1) / (population + 2)), in
+        // exact integer arithmetic: no log-pmf values are needed to find it
+        return new Wrapped(lo, hi, (int) Math.max(lo, Math.min(hi, guess)), d::logProbability, k -> Math.log(ratio.applyAsDouble(k)), ratio);
     }
 
     /** Binomial(trials, p); {@code p} given as the exact ratio {@code num/den} of integers. */

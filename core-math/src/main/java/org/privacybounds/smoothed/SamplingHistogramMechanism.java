@@ -107,35 +107,68 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
      * <p>Each (neighbour, direction) sum is first bounded by the mass of its region ({@link MovePair#logMassBound}, one
      * log-pmf value); the sums are evaluated from the largest bound down, and a sum whose bound lies below the largest
      * value found (by a margin of 1e-6 relative, far above the bound's rounding) is skipped: it cannot be the maximum.
-     * The result is the maximum of all the sums, as if every one were evaluated, with ties going to the first neighbour
-     * in the order (a, b, direction); at large n two of the four sums of a two-category histogram lie hundreds of nats
+     * The result is the maximum of all the sums, as if every one were evaluated; the worst neighbour reported is the first
+     * in the order (a, b, direction) within 1e-12 of it (exact ties do not depend on rounding); at large n two of the four sums of a two-category histogram lie hundreds of nats
      * below the others and cost one log-pmf value instead of a sum.
      */
     public ProfileValue profile(int[] h, double eps) {
         checkHistogram(h);
         checkEpsilon(eps);
-        int m = h.length;
-        java.util.List<MovePair> pairs = new java.util.ArrayList<>();
-        java.util.List<Neighbor> neighbours = new java.util.ArrayList<>();
-        for (int a = 0; a < m; a++) {
-            if (h[a] == 0) {
-                continue;
-            }
-            for (int b = 0; b < m; b++) {
-                if (b == a) {
-                    continue;
-                }
-                // d(h, h'), h' = h - e_a + e_b: base h, move a -> b
-                pairs.add(new MovePair(sampling, h, a, b, sampleSize));
-                neighbours.add(new Neighbor(a, b, Direction.X_TO_NEIGHBOR));
-                // d(h', h): base h', move b -> a
-                int[] hp = h.clone();
-                hp[a]--;
-                hp[b]++;
-                pairs.add(new MovePair(sampling, hp, b, a, sampleSize));
-                neighbours.add(new Neighbor(a, b, Direction.NEIGHBOR_TO_X));
+        return profile(new Neighbours(h), eps);
+    }
+
+    /**
+     * {@link #profile} for several eps of one histogram ({@code null} where {@code which[e]} is false): the neighbour pairs
+     * and their laws are built once for all of them. The same values as one call per eps.
+     */
+    public ProfileValue[] profiles(int[] h, double[] eps, boolean[] which) {
+        checkHistogram(h);
+        for (int e = 0; e < eps.length; e++) {
+            if (which[e]) {
+                checkEpsilon(eps[e]);
             }
         }
+        Neighbours pairs = new Neighbours(h);
+        ProfileValue[] out = new ProfileValue[eps.length];
+        for (int e = 0; e < eps.length; e++) {
+            if (which[e]) {
+                out[e] = profile(pairs, eps[e]);
+            }
+        }
+        return out;
+    }
+
+    /** Every (neighbour, direction) pair of a histogram, in the order (a, b, direction). */
+    private final class Neighbours {
+        final java.util.List<MovePair> pairs = new java.util.ArrayList<>();
+        final java.util.List<Neighbor> neighbours = new java.util.ArrayList<>();
+
+        Neighbours(int[] h) {
+            int m = h.length;
+            for (int a = 0; a < m; a++) {
+                if (h[a] == 0) {
+                    continue;
+                }
+                for (int b = 0; b < m; b++) {
+                    if (b == a) {
+                        continue;
+                    }
+                    // d(h, h'), h' = h - e_a + e_b: base h, move a -> b
+                    pairs.add(new MovePair(sampling, h, a, b, sampleSize));
+                    neighbours.add(new Neighbor(a, b, Direction.X_TO_NEIGHBOR));
+                    // d(h', h): base h', move b -> a
+                    int[] hp = h.clone();
+                    hp[a]--;
+                    hp[b]++;
+                    pairs.add(new MovePair(sampling, hp, b, a, sampleSize));
+                    neighbours.add(new Neighbor(a, b, Direction.NEIGHBOR_TO_X));
+                }
+            }
+        }
+    }
+
+    private ProfileValue profile(Neighbours nb, double eps) {
+        java.util.List<MovePair> pairs = nb.pairs;
         int count = pairs.size();
         MovePair.Region[] regions = new MovePair.Region[count];
         double[] bounds = new double[count];
@@ -148,23 +181,36 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         java.util.Arrays.sort(order, (x, y) -> Double.compare(bounds[y], bounds[x]));
         double best = Double.NEGATIVE_INFINITY;
         double bestErr = 0;
-        int bestIndex = -1;
+        double[] values = new double[count];
+        java.util.Arrays.fill(values, Double.NEGATIVE_INFINITY);
         for (int i : order) {
             if (bounds[i] < best - SKIP_MARGIN) {
                 continue;
             }
             MovePair.Sum s = pairs.get(i).hockeyStick(regions[i], eps, RELATIVE_TOLERANCE);
-            if (s.log() > best || (s.log() == best && bestIndex >= 0 && i < bestIndex)) {
+            values[i] = s.log();
+            if (s.log() > best) {
                 best = s.log();
                 bestErr = s.relativeTruncation();
-                bestIndex = i;
             }
         }
-        Neighbor worst = bestIndex < 0 ? null : neighbours.get(bestIndex);
+        // the worst neighbour: the first (in the order a, b, direction) whose value is within 1e-12 of the largest, so that
+        // neighbours that tie exactly (symmetric histograms) are reported the same way whatever the last bits of their sums
+        int bestIndex = -1;
+        for (int i = 0; i < count && best > Double.NEGATIVE_INFINITY; i++) {
+            if (values[i] >= best - TIE) {
+                bestIndex = i;
+                break;
+            }
+        }
+        Neighbor worst = bestIndex < 0 ? null : nb.neighbours.get(bestIndex);
         String method = best == Double.NEGATIVE_INFINITY ? "exact: no output has positive privacy loss"
                 : "exact sum in log space, certified truncation";
         return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + floatingPointAllowance(best), worst, method);
     }
+
+    /** Values of ln delta this close count as a tie when the worst neighbour is chosen. */
+    private static final double TIE = 1e-12;
 
     /** A sum is skipped when its bound is below the largest value by more than this (in ln). */
     private static final double SKIP_MARGIN = 1e-6;

@@ -50,6 +50,50 @@ class CountLawRatioTest {
         assertEquals(0.0, LogConcaveSum.sum(law, law.lower(), law.upper(), k -> 0.0, 1e-17).logSum(), 1e-13);
     }
 
+    @Test
+    void linearSumMatchesExactRationals() {
+        // the same sums in linear space (LogConcaveSum.sumLinear), with a factor in [0, 1] that varies
+        int pop = 4000;
+        int marked = 1500;
+        int draws = 1200;
+        CountLaw law = CountLaw.hypergeometric(pop, marked, draws);
+        for (int from : new int[] {0, 300, 400, 450, 520, 600}) {
+            LogConcaveSum.Result r = LogConcaveSum.sumLinear(law, from, draws, k -> 1.0 / (1 + (k % 3)), 1e-17);
+            BigDecimal num = BigDecimal.ZERO;
+            for (int k = from; k <= draws; k++) {
+                num = num.add(new BigDecimal(binomial(marked, k).multiply(binomial(pop - marked, draws - k)))
+                        .divide(BigDecimal.valueOf(1 + (k % 3)), MathContext.DECIMAL128));
+            }
+            BigDecimal exact = num.divide(new BigDecimal(binomial(pop, draws)), MathContext.DECIMAL128);
+            double expected = Math.log(exact.doubleValue());
+            assertEquals(expected, r.logSum(), 1e-13, "from " + from);
+        }
+        // far in the tail: the terms are rescaled before they underflow
+        LogConcaveSum.Result far = LogConcaveSum.sumLinear(CountLaw.binomial(100_000, 0.5), 0, 100_000, k -> 1.0, 1e-17);
+        assertEquals(0.0, far.logSum(), 1e-12);
+    }
+
+    @Test
+    void hypergeometricModeIsTheLargestProbability() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(4);
+        for (int c = 0; c < 300; c++) {
+            int pop = 1 + rnd.nextInt(c < 250 ? 300 : 200_000_000);
+            int marked = rnd.nextInt(pop + 1);
+            int draws = rnd.nextInt(pop + 1);
+            CountLaw law = CountLaw.hypergeometric(pop, marked, draws);
+            int m = law.mode();
+            assertTrue(m >= law.lower() && m <= law.upper());
+            double pm = law.logProbability(m);
+            for (int d = -3; d <= 3; d++) {
+                int k = m + d;
+                if (k >= law.lower() && k <= law.upper()) {
+                    assertTrue(law.logProbability(k) <= pm + 1e-12 * Math.max(1, Math.abs(pm)),
+                            pop + "," + marked + "," + draws + ": P(" + k + ") > P(mode " + m + ")");
+                }
+            }
+        }
+    }
+
     private static BigInteger binomial(int n, int k) {
         BigInteger r = BigInteger.ONE;
         for (int i = 0; i < k; i++) {

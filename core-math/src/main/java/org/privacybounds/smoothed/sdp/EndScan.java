@@ -161,49 +161,9 @@ final class EndScan {
         }
     }
 
-    /**
-     * C(s) = sum_i b[i] d[i + s] for s in [0, K], each C(s) summed in the order of i (the digits of one plain loop per s).
-     * Eight values of s share one pass over b (eight independent accumulators: four times faster than one loop per s on
-     * this machine); groups of eight go to the fork-join pool.
-     */
+    /** C(s) = sum_i b[i] d[i + s] for s in [0, K] ({@link SlidingDot}, on the fork-join pool). */
     static double[] convolve(double[] b, double[] d, int kSwing) {
-        double[] g = new double[kSwing + 1];
-        int w = b.length;
-        java.util.stream.IntStream.rangeClosed(0, kSwing / 8).parallel().forEach(q -> {
-            int s = q * 8;
-            if (s + 7 <= kSwing) {
-                double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-                for (int i = 0; i < w; i++) {
-                    double bi = b[i];
-                    int j = i + s;
-                    a0 += bi * d[j];
-                    a1 += bi * d[j + 1];
-                    a2 += bi * d[j + 2];
-                    a3 += bi * d[j + 3];
-                    a4 += bi * d[j + 4];
-                    a5 += bi * d[j + 5];
-                    a6 += bi * d[j + 6];
-                    a7 += bi * d[j + 7];
-                }
-                g[s] = a0;
-                g[s + 1] = a1;
-                g[s + 2] = a2;
-                g[s + 3] = a3;
-                g[s + 4] = a4;
-                g[s + 5] = a5;
-                g[s + 6] = a6;
-                g[s + 7] = a7;
-            } else {
-                for (int sw = s; sw <= kSwing; sw++) {
-                    double acc = 0;
-                    for (int i = 0; i < w; i++) {
-                        acc += b[i] * d[i + sw];
-                    }
-                    g[sw] = acc;
-                }
-            }
-        });
-        return g;
+        return SlidingDot.of(b, b.length, d, 0, kSwing + 1, true);
     }
 
     /** Values of h next to the window bounded one at a time; further out, blocks of {@link BlockBounds#BLOCK}. */

@@ -179,19 +179,10 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
             d[i] = Math.exp(logDelta[i] - md);
         }
         int off = xl + yl - hStart;
-        // each row's inner sum on its own (in parallel when large), then the rows summed in order: the same digits either way
-        double[] inner = new double[px.length - 1];
-        java.util.stream.IntStream rows = java.util.stream.IntStream.range(0, inner.length);
-        if ((double) inner.length * (py.length - 1) > PARALLEL_WORK) {
-            rows = rows.parallel();
-        }
-        rows.forEach(i -> {
-            double acc = 0;
-            for (int j = 0; j < py.length - 1; j++) {
-                acc += py[j] * d[off + i + j];
-            }
-            inner[i] = acc;
-        });
+        // each row's inner sum on its own (sliding dot products, in parallel when large), then the rows summed in order: the
+        // same digits either way
+        int rows = px.length - 1;
+        double[] inner = SlidingDot.of(py, py.length - 1, d, off, rows, (double) rows * (py.length - 1) > PARALLEL_WORK);
         double f = 0;
         for (int i = 0; i < inner.length; i++) {
             f += px[i] * inner[i];

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
@@ -148,8 +149,9 @@ public final class LargeNSmoothed {
     /** ln delta_eps of the histogram (h, n - h) for each eps with {@code which} set, NaN for the others. */
     public static double[] logDeltas(SamplingHistogramMechanism mechanism, int n, int h, double[] eps, boolean[] which) {
         double[] r = new double[eps.length];
+        ProfileValue[] v = mechanism.profiles(new int[] {h, n - h}, eps, which);
         for (int k = 0; k < eps.length; k++) {
-            r[k] = which[k] ? mechanism.profile(new int[] {h, n - h}, eps[k]).logDelta() : Double.NaN;
+            r[k] = which[k] ? v[k].logDelta() : Double.NaN;
         }
         return r;
     }
