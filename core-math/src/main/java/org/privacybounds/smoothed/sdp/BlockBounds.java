@@ -157,20 +157,27 @@ final class BlockBounds {
      */
     static final class Summary {
         static final int GROUP = 64;
+        /** A second, smaller group size for the tails near the means. */
+        static final int SMALL = 8;
         final double[] blocks;
         final double globalMax;
         final double[] groupMax;
+        final double[] smallMax;
 
         Summary(double[] blocks) {
             this.blocks = blocks;
             double[] g = new double[(blocks.length + GROUP - 1) / GROUP];
+            double[] sm = new double[(blocks.length + SMALL - 1) / SMALL];
             java.util.Arrays.fill(g, Double.NEGATIVE_INFINITY);
+            java.util.Arrays.fill(sm, Double.NEGATIVE_INFINITY);
             double m = Double.NEGATIVE_INFINITY;
             for (int b = 0; b < blocks.length; b++) {
                 g[b / GROUP] = Math.max(g[b / GROUP], blocks[b]);
+                sm[b / SMALL] = Math.max(sm[b / SMALL], blocks[b]);
                 m = Math.max(m, blocks[b]);
             }
             this.groupMax = g;
+            this.smallMax = sm;
             this.globalMax = m;
         }
 
@@ -206,9 +213,9 @@ final class BlockBounds {
      * the means count once, at their largest value. Blocks further than the distance beyond which
      * even the largest block value times the Bernstein factor is below e^-60 of the largest value
      * are not visited; their total is bounded by (number of blocks) x (that factor) x (largest value).
-     * In the tails, a group of {@link Summary#GROUP} blocks counts as one term, (its size) x (the factor at its end nearest
-     * the means) x (its largest value), when that term is below e^-40 / (number of blocks) of the floor; only groups that
-     * matter are visited block by block.
+     * In the tails, a group of {@link Summary#GROUP} (or, failing that, {@link Summary#SMALL}) blocks counts as one term,
+     * (its size) x (the factor at its end nearest the means) x (its largest value), when that term is below
+     * e^-40 / (number of blocks) of the floor; only groups that matter are visited block by block.
      */
     private static double blockEnd(int n, int blk) {
         return Math.min(n, (double) blk * BLOCK + BLOCK - 1);
@@ -239,6 +246,7 @@ final class BlockBounds {
         int highStart = (int) Math.max(lowEnd + 1, Math.min(to + 1L, (long) Math.floor(muB / BLOCK) + 1));
         double mid = lowEnd + 1 <= highStart - 1 ? s.max(lowEnd + 1, highStart - 1) : Double.NEGATIVE_INFINITY;
         double tails = Double.NEGATIVE_INFINITY;
+        double logSmall = Math.log(Summary.SMALL);
         // lower tail, from the means outward
         int blk = lowEnd;
         while (blk >= from) {
@@ -248,6 +256,15 @@ final class BlockBounds {
                 if (g < negligible) {
                     tails = LogMath.logAdd(tails, g);
                     blk -= Summary.GROUP;
+                    continue;
+                }
+            }
+            if ((blk + 1) % Summary.SMALL == 0 && blk - Summary.SMALL + 1 >= from) {
+                double t = muA - blockEnd(n, blk);
+                double g = logSmall - t * t / (2 * (var + t / 3)) + s.smallMax[blk / Summary.SMALL];
+                if (g < negligible) {
+                    tails = LogMath.logAdd(tails, g);
+                    blk -= Summary.SMALL;
                     continue;
                 }
             }
@@ -266,6 +283,15 @@ final class BlockBounds {
                 if (g < negligible) {
                     tails = LogMath.logAdd(tails, g);
                     blk += Summary.GROUP;
+                    continue;
+                }
+            }
+            if (blk % Summary.SMALL == 0 && blk + Summary.SMALL - 1 <= to) {
+                double t = (double) blk * BLOCK - muB;
+                double g = logSmall - t * t / (2 * (var + t / 3)) + s.smallMax[blk / Summary.SMALL];
+                if (g < negligible) {
+                    tails = LogMath.logAdd(tails, g);
+                    blk += Summary.SMALL;
                     continue;
                 }
             }
