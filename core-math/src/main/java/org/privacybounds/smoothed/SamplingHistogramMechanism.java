@@ -172,13 +172,18 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         int count = pairs.size();
         MovePair.Region[] regions = new MovePair.Region[count];
         double[] bounds = new double[count];
-        Integer[] order = new Integer[count];
+        int[] order = new int[count];
         for (int i = 0; i < count; i++) {
             regions[i] = pairs.get(i).hockeyRegion(eps);
             bounds[i] = pairs.get(i).logMassBound(regions[i]);
-            order[i] = i;
+            // insertion by decreasing bound (a handful of pairs: no boxed sort per call), ties in index order
+            int j = i;
+            while (j > 0 && bounds[order[j - 1]] < bounds[i]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
         }
-        java.util.Arrays.sort(order, (x, y) -> Double.compare(bounds[y], bounds[x]));
         double best = Double.NEGATIVE_INFINITY;
         double bestErr = 0;
         double[] values = new double[count];

@@ -45,15 +45,16 @@ final class BlockBounds {
      */
     int refine(HypergeometricBound ub, List<int[]> hRanges) {
         double[] m = max;
-        java.util.Set<Integer> todo = new java.util.TreeSet<>();
+        java.util.BitSet marked = new java.util.BitSet(fine.length);
         for (int[] r : hRanges) {
             for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
                 if (!fine[b]) {
-                    todo.add(b); // its bound takes min(UB(h), UB(n - h)): the mirror's values are used, its block is not refined
+                    marked.set(b); // its bound takes min(UB(h), UB(n - h)): the mirror's values are used, its block is not refined
                 }
             }
         }
-        todo.parallelStream().forEach(b -> {
+        int[] todo = marked.stream().toArray();
+        java.util.Arrays.stream(todo).parallel().forEach(b -> {
             int lo = b * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
             double[] up = ub.logUpperRange(lo, hi);
@@ -68,10 +69,10 @@ final class BlockBounds {
             fine[b] = true;
         }
         summary = null;
-        if (!todo.isEmpty()) {
-            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.size() + " blocks of " + BLOCK);
+        if (todo.length > 0) {
+            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + BLOCK);
         }
-        return todo.size();
+        return todo.length;
     }
 
     /** Block maxima after new delta values: exact delta where it is known, the per-h bound elsewhere. */
