@@ -160,10 +160,15 @@ final class BlockBounds {
         static final int GROUP = 64;
         /** A second, smaller group size for the tails near the means. */
         static final int SMALL = 8;
+        /** The group sizes the tails try, largest first, and their logarithms. */
+        static final int[] SIZES = {GROUP, SMALL};
+        static final double[] LOG_SIZES = {Math.log(GROUP), Math.log(SMALL)};
         final double[] blocks;
         final double globalMax;
         final double[] groupMax;
         final double[] smallMax;
+        /** groupMax and smallMax, in the order of {@link #SIZES}. */
+        final double[][] levelMax;
 
         Summary(double[] blocks) {
             this.blocks = blocks;
@@ -179,6 +184,7 @@ final class BlockBounds {
             }
             this.groupMax = g;
             this.smallMax = sm;
+            this.levelMax = new double[][] {g, sm};
             this.globalMax = m;
         }
 
@@ -234,7 +240,6 @@ final class BlockBounds {
         int from = (int) Math.max(0, Math.floor((muA - tcut) / BLOCK) - 1);
         int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / BLOCK) + 1);
         double negligible = floorLog - 40 - Math.log(blocks.length);
-        double logGroup = Math.log(Summary.GROUP);
         // blocks [lowEnd + 1, highStart - 1] lie between the means (neither end < muA nor start > muB)
         int lowEnd = (int) Math.max(from - 1, Math.min(to, Math.ceil((muA - (BLOCK - 1)) / BLOCK) - 1));
         while (lowEnd >= from && blockEnd(n, lowEnd) >= muA) {
@@ -247,60 +252,33 @@ final class BlockBounds {
         int highStart = (int) Math.max(lowEnd + 1, Math.min(to + 1L, (long) Math.floor(muB / BLOCK) + 1));
         double mid = lowEnd + 1 <= highStart - 1 ? s.max(lowEnd + 1, highStart - 1) : Double.NEGATIVE_INFINITY;
         double tails = Double.NEGATIVE_INFINITY;
-        double logSmall = Math.log(Summary.SMALL);
-        // lower tail, from the means outward
-        int blk = lowEnd;
-        while (blk >= from) {
-            if ((blk + 1) % Summary.GROUP == 0 && blk - Summary.GROUP + 1 >= from) {
-                double t = muA - blockEnd(n, blk);
-                double g = logGroup - t * t / (2 * (var + t / 3)) + s.groupMax[blk / Summary.GROUP];
-                if (g < negligible) {
-                    tails = LogMath.logAdd(tails, g);
-                    blk -= Summary.GROUP;
-                    continue;
+        // the tails, from the means outward: below (dir = -1) and above (dir = 1)
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int blk = dir < 0 ? lowEnd : highStart;
+            while (dir < 0 ? blk >= from : blk <= to) {
+                // the distance from the means to the block's end nearest them, and the Bernstein factor there
+                double t = dir < 0 ? muA - blockEnd(n, blk) : (double) blk * BLOCK - muB;
+                double factor = -t * t / (2 * (var + t / 3));
+                double term = factor + blocks[blk];
+                int step = 1;
+                // the largest aligned group starting here (outward) that is negligible as a whole
+                for (int level = 0; level < Summary.SIZES.length; level++) {
+                    int size = Summary.SIZES[level];
+                    int first = dir < 0 ? blk - size + 1 : blk;
+                    if (first % size == 0 && first >= from && first + size - 1 <= to) {
+                        double g = Summary.LOG_SIZES[level] + factor + s.levelMax[level][first / size];
+                        if (g < negligible) {
+                            term = g;
+                            step = size;
+                            break;
+                        }
+                    }
                 }
-            }
-            if ((blk + 1) % Summary.SMALL == 0 && blk - Summary.SMALL + 1 >= from) {
-                double t = muA - blockEnd(n, blk);
-                double g = logSmall - t * t / (2 * (var + t / 3)) + s.smallMax[blk / Summary.SMALL];
-                if (g < negligible) {
-                    tails = LogMath.logAdd(tails, g);
-                    blk -= Summary.SMALL;
-                    continue;
+                if (term != Double.NEGATIVE_INFINITY) {
+                    tails = LogMath.logAdd(tails, term);
                 }
+                blk += dir * step;
             }
-            if (blocks[blk] != Double.NEGATIVE_INFINITY) {
-                double t = muA - blockEnd(n, blk);
-                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
-            }
-            blk--;
-        }
-        // upper tail
-        blk = highStart;
-        while (blk <= to) {
-            if (blk % Summary.GROUP == 0 && blk + Summary.GROUP - 1 <= to) {
-                double t = (double) blk * BLOCK - muB;
-                double g = logGroup - t * t / (2 * (var + t / 3)) + s.groupMax[blk / Summary.GROUP];
-                if (g < negligible) {
-                    tails = LogMath.logAdd(tails, g);
-                    blk += Summary.GROUP;
-                    continue;
-                }
-            }
-            if (blk % Summary.SMALL == 0 && blk + Summary.SMALL - 1 <= to) {
-                double t = (double) blk * BLOCK - muB;
-                double g = logSmall - t * t / (2 * (var + t / 3)) + s.smallMax[blk / Summary.SMALL];
-                if (g < negligible) {
-                    tails = LogMath.logAdd(tails, g);
-                    blk += Summary.SMALL;
-                    continue;
-                }
-            }
-            if (blocks[blk] != Double.NEGATIVE_INFINITY) {
-                double t = (double) blk * BLOCK - muB;
-                tails = LogMath.logAdd(tails, -t * t / (2 * (var + t / 3)) + blocks[blk]);
-            }
-            blk++;
         }
         if (from > 0 || to < blocks.length - 1) {
             tails = LogMath.logAdd(tails, Math.log(blocks.length) - drop + globalMax);
