@@ -105,14 +105,9 @@ class LargeNSmoothedTest {
         int t = 29940;
         double[] eps = {0.5, 7};
         DistributionSet v = two(0.94467, 0.228609);
-        List<SmoothedValue> bnb = large(n, t, v, eps, 0);
-        List<SmoothedValue> full = large(n, t, v, eps, n);
-        for (int e = 0; e < eps.length; e++) {
-            assertEquals(full.get(e).logDelta(), bnb.get(e).logDelta(), 1e-9 * Math.abs(full.get(e).logDelta()) + 1e-11, "eps " + eps[e]);
-            assertArrayEquals(full.get(e).argmaxAssignment(), bnb.get(e).argmaxAssignment());
-            assertEquals(n + 1L, bnb.get(e).evaluated() + bnb.get(e).excluded());
-            assertTrue(bnb.get(e).excluded() > 0, "the bound excluded some assignments");
-            assertTrue(bnb.get(e).relativeErrorBound() < 1e-9);
+        List<SmoothedValue> bnb = matchesTheFullScan(n, t, v, eps);
+        for (SmoothedValue b : bnb) {
+            assertTrue(b.excluded() > 0, "the bound excluded some assignments");
         }
         // design note sanity fact: at eps = 7 the maximum sits at an end: all records on the DC vertex
         assertArrayEquals(new int[] {n, 0}, bnb.get(1).argmaxAssignment());
@@ -126,6 +121,11 @@ class LargeNSmoothedTest {
         int t = 39920;
         double[] eps = {2, 7};
         DistributionSet v = two(0.6521679296057313, 0.3865529670619781);
+        matchesTheFullScan(n, t, v, eps);
+    }
+
+    /** The certified search (branch and bound from n = 0 on) against one untruncated scan of every assignment. */
+    private static List<SmoothedValue> matchesTheFullScan(int n, int t, DistributionSet v, double[] eps) {
         List<SmoothedValue> bnb = large(n, t, v, eps, 0);
         List<SmoothedValue> full = large(n, t, v, eps, n);
         for (int e = 0; e < eps.length; e++) {
@@ -134,6 +134,7 @@ class LargeNSmoothedTest {
             assertEquals(n + 1L, bnb.get(e).evaluated() + bnb.get(e).excluded());
             assertTrue(bnb.get(e).relativeErrorBound() < 1e-9);
         }
+        return bnb;
     }
 
     @Test
