@@ -28,9 +28,10 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
     /** Relative truncation target of every sum. */
     public static final double RELATIVE_TOLERANCE = 1e-15;
     /**
-     * Floating-point allowance added to every certificate: the log-pmfs are accurate to a few ulps
-     * relative, each term to about 1e-15, and the sums run over positive terms. Validated against
-     * the exact-rational path (see the tests) with a margin of more than 100.
+     * The smallest floating-point allowance added to a certificate: the log-pmfs are accurate to a few ulps of their own
+     * size, each term to about 1e-15 where |ln delta| is small, and the sums run over positive terms. Validated against
+     * the exact-rational path (see the tests) with a margin of more than 100. Where |ln delta| is large the allowance
+     * grows with it: {@link #floatingPointAllowance(double)}.
      */
     public static final double FLOATING_POINT_ALLOWANCE = 1e-11;
 
