@@ -109,8 +109,8 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
      * log-pmf value); the sums are evaluated from the largest bound down, and a sum whose bound lies below the largest
      * value found (by a margin of 1e-6 relative, far above the bound's rounding) is skipped: it cannot be the maximum.
      * The result is the maximum of all the sums, as if every one were evaluated; the worst neighbour reported is the first
-     * in the order (a, b, direction) within 1e-12 of it (exact ties do not depend on rounding); at large n two of the four sums of a two-category histogram lie hundreds of nats
-     * below the others and cost one log-pmf value instead of a sum.
+     * in the order (a, b, direction) within 1e-12 of it (exact ties do not depend on rounding). At large n two of the four
+     * sums of a two-category histogram lie hundreds of nats below the others and cost one log-pmf value instead of a sum.
      */
     public ProfileValue profile(int[] h, double eps) {
         checkHistogram(h);

@@ -153,8 +153,9 @@ final class BlockBounds {
     }
 
     /**
-     * Block values with what {@link #blockSum} needs of them besides: the largest value and the largest of each group of
-     * {@link #GROUP} consecutive blocks. Computed once per state of the values (O(blocks)), not once per sum.
+     * Block values with what {@link #blockSum} needs of them besides: the largest value and the largest of each aligned
+     * group of {@link #GROUP} and of {@link #SMALL} consecutive blocks. Computed once per state of the values (O(blocks)),
+     * not once per sum.
      */
     static final class Summary {
         static final int GROUP = 64;
@@ -165,9 +166,7 @@ final class BlockBounds {
         static final double[] LOG_SIZES = {Math.log(GROUP), Math.log(SMALL)};
         final double[] blocks;
         final double globalMax;
-        final double[] groupMax;
-        final double[] smallMax;
-        /** groupMax and smallMax, in the order of {@link #SIZES}. */
+        /** Per size of {@link #SIZES}: the largest value of each aligned group of that many blocks. */
         final double[][] levelMax;
 
         Summary(double[] blocks) {
@@ -182,8 +181,6 @@ final class BlockBounds {
                 sm[b / SMALL] = Math.max(sm[b / SMALL], blocks[b]);
                 m = Math.max(m, blocks[b]);
             }
-            this.groupMax = g;
-            this.smallMax = sm;
             this.levelMax = new double[][] {g, sm};
             this.globalMax = m;
         }
@@ -194,7 +191,7 @@ final class BlockBounds {
             int b = from;
             while (b <= to) {
                 if (b % GROUP == 0 && b + GROUP - 1 <= to) {
-                    m = Math.max(m, groupMax[b / GROUP]);
+                    m = Math.max(m, levelMax[0][b / GROUP]);
                     b += GROUP;
                 } else {
                     m = Math.max(m, blocks[b]);
@@ -215,6 +212,11 @@ final class BlockBounds {
         return summary;
     }
 
+    /** The last h of block blk (within [0, n]). */
+    private static double blockEnd(int n, int blk) {
+        return Math.min(n, (double) blk * BLOCK + BLOCK - 1);
+    }
+
     /**
      * Sum over blocks of (Bernstein bound on reaching the block) x (block value): blocks between
      * the means count once, at their largest value. Blocks further than the distance beyond which
@@ -224,10 +226,6 @@ final class BlockBounds {
      * (its size) x (the factor at its end nearest the means) x (its largest value), when that term is below
      * e^-40 / (number of blocks) of the floor; only groups that matter are visited block by block.
      */
-    private static double blockEnd(int n, int blk) {
-        return Math.min(n, (double) blk * BLOCK + BLOCK - 1);
-    }
-
     static double blockSum(int n, double muA, double muB, double var, Summary s, double floorLog) {
         double[] blocks = s.blocks;
         double globalMax = s.globalMax;

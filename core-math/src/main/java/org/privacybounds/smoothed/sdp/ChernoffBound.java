@@ -34,22 +34,12 @@ public final class ChernoffBound {
         }
         double b = Double.NEGATIVE_INFINITY;
         if (h < n) {
-            b = Math.max(b, logUpperPair(h));
+            b = Math.max(b, Math.max(upperPlus(h), upperMinus(h)));
         }
         if (h > 0) {
-            b = Math.max(b, logUpperPair(h - 1));
+            b = Math.max(b, Math.max(upperPlus(h - 1), upperMinus(h - 1)));
         }
         return Math.min(b, logDp);
-    }
-
-    /** ln of the bound on both divergences of the pair (g, g + 1), 0 <= g < n (before the cap T/n). */
-    double logUpperPair(int g) {
-        return Math.max(upperPlus(g), upperMinus(g));
-    }
-
-    /** ln T/n, the cap of every bound. */
-    double logDp() {
-        return logDp;
     }
 
     /**

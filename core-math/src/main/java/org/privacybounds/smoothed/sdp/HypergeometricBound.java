@@ -44,24 +44,11 @@ public final class HypergeometricBound {
     public double[] logUpperRange(int lo, int hi) {
         double[] out = new double[hi - lo + 1];
         int g0 = Math.max(0, lo - 1);
-        int g1 = Math.min(n - 1, hi);
-        double[] pair = new double[Math.max(0, g1 - g0 + 1)];
+        double[] pair = new double[Math.max(0, Math.min(n - 1, hi) - g0 + 1)];
         java.util.Arrays.fill(pair, Double.NaN);
-        double[] cPair = new double[pair.length];
-        boolean tight = lost != 0;
-        for (int g = g0; g <= g1; g++) {
-            cPair[g - g0] = chernoff.logUpperPair(g);
-        }
         for (int h = lo; h <= hi; h++) {
-            double cb = Double.NEGATIVE_INFINITY;
-            if (h < n) {
-                cb = Math.max(cb, cPair[h - g0]);
-            }
-            if (h > 0) {
-                cb = Math.max(cb, cPair[h - 1 - g0]);
-            }
-            double c = lost == 0 ? 0 : Math.min(cb, chernoff.logDp());
-            if (!tight || c == Double.NEGATIVE_INFINITY) {
+            double c = chernoff.logUpper(h);
+            if (lost == 0 || c == Double.NEGATIVE_INFINITY) {
                 out[h - lo] = c;
                 continue;
             }
@@ -88,18 +75,7 @@ public final class HypergeometricBound {
 
     /** ln of an upper bound on delta(h): the smaller of this bound and {@link ChernoffBound#logUpper(int)}. */
     public double logUpper(int h) {
-        double c = chernoff.logUpper(h);
-        if (lost == 0 || c == Double.NEGATIVE_INFINITY) {
-            return c;
-        }
-        double b = Double.NEGATIVE_INFINITY;
-        if (h < n) {
-            b = Math.max(b, Math.max(plus(h), minus(h)));
-        }
-        if (h > 0) {
-            b = Math.max(b, Math.max(plus(h - 1), minus(h - 1)));
-        }
-        return Math.min(Math.min(b, c), logDp);
+        return logUpperRange(h, h)[0];
     }
 
     /** ln pmf of Hypergeometric(n, k1 marked, L drawn) at j, rounded up by a margin covering the log binomials' error. */
