@@ -40,8 +40,10 @@ final class BlockBounds {
     }
 
     /**
-     * Replaces the block bound by the largest per-h bound min(UB(h), UB(n - h)) ({@link HypergeometricBound}) in every block that meets the ranges of h and is
-     * not refined yet (in parallel); returns how many blocks changed.
+     * Replaces the block bound by the largest per-h bound ({@link HypergeometricBound}) in every block that meets the ranges
+     * of h and is not refined yet (in parallel); returns how many blocks changed. The bound at the mirror n - h (delta(h) =
+     * delta(n - h)) bounds the same pairs from the other category's side and is never tighter by more than the two
+     * bounds' rounding margins (below 1e-7 nats from n = 2,000 to 1.55e8, eps 0 to 7): it is not computed.
      */
     int refine(HypergeometricBound ub, List<int[]> hRanges) {
         double[] m = max;
@@ -49,7 +51,7 @@ final class BlockBounds {
         for (int[] r : hRanges) {
             for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
                 if (!fine[b]) {
-                    marked.set(b); // its bound takes min(UB(h), UB(n - h)): the mirror's values are used, its block is not refined
+                    marked.set(b);
                 }
             }
         }
@@ -57,11 +59,9 @@ final class BlockBounds {
         java.util.Arrays.stream(todo).parallel().forEach(b -> {
             int lo = b * BLOCK;
             int hi = Math.min(n, lo + BLOCK - 1);
-            double[] up = ub.logUpperRange(lo, hi);
-            double[] mirror = ub.logUpperRange(n - hi, n - lo); // mirror[i] belongs to n - hi + i
             double v = Double.NEGATIVE_INFINITY;
-            for (int h = lo; h <= hi; h++) {
-                v = Math.max(v, Math.min(up[h - lo], mirror[hi - h]));
+            for (double u : ub.logUpperRange(lo, hi)) {
+                v = Math.max(v, u);
             }
             m[b] = Math.min(m[b], v);
         });
@@ -86,9 +86,13 @@ final class BlockBounds {
                 return;
             }
             double v = Double.NEGATIVE_INFINITY;
+            double[] up = null; // the per-h bound of the block, computed once where a value of h is not known
             for (int h = lo; h <= hi; h++) {
                 double c = p.delta(h, e);
-                v = Math.max(v, !Double.isNaN(c) ? c : ub.logUpper(h));
+                if (Double.isNaN(c) && up == null) {
+                    up = ub.logUpperRange(lo, hi);
+                }
+                v = Math.max(v, !Double.isNaN(c) ? c : up[h - lo]);
             }
             m[blk] = v;
             fine[blk] = true;

@@ -48,6 +48,13 @@ final class EndScan {
         // the mode and only that side needs more values
         double zLo = 10;
         double zHi = 10;
+        // what the previous (narrower) window computed, kept across widenings: its h range, ln base(h) over it, and
+        // C(s) over it in units of e^prevScale. A wider window adds only its new values of h to C
+        int prevLo = 0;
+        int prevHi = -1;
+        double[] prevLb = null;
+        double[] prevConv = null;
+        double prevScale = 0;
         while (true) {
             int hl;
             int hr;
@@ -66,7 +73,8 @@ final class EndScan {
             double[] lb = new double[w];
             double maxB = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < w; i++) {
-                lb[i] = base.logProbability(hl + i);
+                int h = hl + i;
+                lb[i] = h >= prevLo && h <= prevHi ? prevLb[h - prevLo] : base.logProbability(h);
                 maxB = Math.max(maxB, lb[i]);
             }
             double[] ld = new double[w + kSwing];
@@ -86,8 +94,18 @@ final class EndScan {
             for (int i = 0; i < d.length; i++) {
                 d[i] = Math.exp(ld[i] - maxD);
             }
-            double[] g = convolve(b, d, kSwing);
             double scale = maxB + maxD;
+            double[] g;
+            if (prevConv == null) {
+                g = convolve(b, d, kSwing);
+            } else {
+                g = widen(prevConv, Math.exp(prevScale - scale), b, d, kSwing, prevLo - hl, prevHi - hl);
+            }
+            prevLo = hl;
+            prevHi = hr;
+            prevLb = lb;
+            prevConv = g.clone(); // the recursion below overwrites g
+            prevScale = scale;
             // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
             double best = Double.NEGATIVE_INFINITY;
             int bestK = 0;
@@ -164,6 +182,33 @@ final class EndScan {
     /** C(s) = sum_i b[i] d[i + s] for s in [0, K] ({@link SlidingDot}, on the fork-join pool). */
     static double[] convolve(double[] b, double[] d, int kSwing) {
         return SlidingDot.of(b, b.length, d, 0, kSwing + 1, true);
+    }
+
+    /**
+     * C(s) of a widened window from that of the window it contains: {@code prev} (C over indices [from, to] of b, in
+     * units that {@code rescale} converts to those of b and d) plus the sums over the new indices below {@code from} and
+     * above {@code to}. The same terms as {@link #convolve} over the whole window, added in another order: equal to a few
+     * ulps. A window widened three times costs its final width once instead of the sum of its four widths.
+     */
+    static double[] widen(double[] prev, double rescale, double[] b, double[] d, int kSwing, int from, int to) {
+        double[] g = new double[kSwing + 1];
+        for (int s = 0; s <= kSwing; s++) {
+            g[s] = prev[s] * rescale;
+        }
+        if (from > 0) {
+            double[] left = SlidingDot.of(b, from, d, 0, kSwing + 1, true);
+            for (int s = 0; s <= kSwing; s++) {
+                g[s] += left[s];
+            }
+        }
+        if (to < b.length - 1) {
+            double[] bRight = java.util.Arrays.copyOfRange(b, to + 1, b.length);
+            double[] right = SlidingDot.of(bRight, bRight.length, d, to + 1, kSwing + 1, true);
+            for (int s = 0; s <= kSwing; s++) {
+                g[s] += right[s];
+            }
+        }
+        return g;
     }
 
     /** Values of h next to the window bounded one at a time; further out, blocks of {@link BlockBounds#BLOCK}. */

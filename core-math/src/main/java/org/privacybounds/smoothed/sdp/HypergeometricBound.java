@@ -17,6 +17,8 @@ import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 public final class HypergeometricBound {
     /** Terms summed exactly past the threshold before the geometric tail bound. */
     static final int TERMS = 48;
+    /** The terms stop early where the next one is below this fraction of the sum so far. */
+    static final double NEGLIGIBLE = 1e-17;
 
     private final int n;
     private final int lost;
@@ -46,6 +48,10 @@ public final class HypergeometricBound {
         int g0 = Math.max(0, lo - 1);
         double[] pair = new double[Math.max(0, Math.min(n - 1, hi) - g0 + 1)];
         java.util.Arrays.fill(pair, Double.NaN);
+        // consecutive pairs: each tail's pmf moves from the last one's by a step or two (one logarithm each, not four
+        // log-binomials)
+        Walker up = new Walker();
+        Walker down = new Walker();
         for (int h = lo; h <= hi; h++) {
             double c = chernoff.logUpper(h);
             if (lost == 0 || c == Double.NEGATIVE_INFINITY) {
@@ -54,10 +60,10 @@ public final class HypergeometricBound {
             }
             double b = Double.NEGATIVE_INFINITY;
             if (h < n) {
-                b = Math.max(b, pairBound(pair, h, g0));
+                b = Math.max(b, pairBound(pair, h, g0, up, down));
             }
             if (h > 0) {
-                b = Math.max(b, pairBound(pair, h - 1, g0));
+                b = Math.max(b, pairBound(pair, h - 1, g0, up, down));
             }
             out[h - lo] = Math.min(Math.min(b, c), logDp);
         }
@@ -65,10 +71,10 @@ public final class HypergeometricBound {
     }
 
     /** max(plus(g), minus(g)), computed on first use (NaN marks "not yet"). */
-    private double pairBound(double[] pair, int g, int g0) {
+    private double pairBound(double[] pair, int g, int g0, Walker up, Walker down) {
         int i = g - g0;
         if (Double.isNaN(pair[i])) {
-            pair[i] = Math.max(plus(g), minus(g));
+            pair[i] = Math.max(plus(g, up), minus(g, down));
         }
         return pair[i];
     }
@@ -80,10 +86,83 @@ public final class HypergeometricBound {
 
     /** ln pmf of Hypergeometric(n, k1 marked, L drawn) at j, rounded up by a margin covering the log binomials' error. */
     private double logPmfUp(int k1, int j) {
-        double a = LogBinomialCoefficient.value(k1, j);
-        double b = LogBinomialCoefficient.value(n - k1, lost - j);
-        double c = logChooseNL;
-        return a + b - c + 1e-12 * (Math.abs(a) + Math.abs(b) + Math.abs(c)) + 1e-9;
+        Walker w = new Walker();
+        w.anchor(k1, j);
+        return w.up();
+    }
+
+    /** Steps a walker takes from its anchor before it anchors again. */
+    static final int MAX_STEPS = 512;
+    /** A walker farther than this from its target anchors there instead of stepping. */
+    static final int MAX_MOVE = 16;
+
+    /**
+     * ln pmf(k1, j) of Hypergeometric(n, k1 marked, L drawn), carried from an exact anchor (log-binomials, with their
+     * margin) by unit steps in k1 and j, each the logarithm of a ratio of integers:
+     * pmf(k1 + 1, j) / pmf(k1, j) = ((k1 + 1) / (k1 + 1 - j)) ((n - k1 - L + j) / (n - k1)) and
+     * pmf(k1, j + 1) / pmf(k1, j) = rho(k1, j). Each step adds to {@code err} a bound on its rounding: the ratio of two
+     * products of integers is within 3.5 ulps of 1 relative (4e-16 in its logarithm), the logarithm within one ulp of its
+     * value, the sum within one ulp of its own. So {@link #up} is an upper bound like the anchor's, never an estimate.
+     */
+    private final class Walker {
+        int k1 = -1;
+        int j;
+        double value;
+        double err;
+        int steps;
+
+        void anchor(int k1, int j) {
+            double a = LogBinomialCoefficient.value(k1, j);
+            double b = LogBinomialCoefficient.value(n - k1, lost - j);
+            this.k1 = k1;
+            this.j = j;
+            this.value = a + b - logChooseNL;
+            this.err = 1e-12 * (Math.abs(a) + Math.abs(b) + Math.abs(logChooseNL));
+            this.steps = 0;
+        }
+
+        /** ln pmf(k1, j) rounded up: the value, its error bound, and 1e-9. */
+        double up() {
+            return value + err + 1e-9;
+        }
+
+        /** ln pmf(k1, j) rounded up, stepped to from the last point where that is short, else anchored there. */
+        double at(int k1t, int jt) {
+            long move = Math.abs((long) k1t - k1) + Math.abs((long) jt - j);
+            if (k1 < 0 || move > MAX_MOVE || steps + move > MAX_STEPS || !walk(k1t, jt)) {
+                anchor(k1t, jt);
+            }
+            return up();
+        }
+
+        /** Steps to (k1t, jt): j first, then k1; false (the state then is not used) where a step leaves the support. */
+        private boolean walk(int k1t, int jt) {
+            while (j != jt) {
+                int from = j < jt ? j : j - 1; // the ratio pmf(from + 1) / pmf(from)
+                double r = rho(k1, from);
+                if (!(r > 0) || Double.isInfinite(r)) {
+                    return false;
+                }
+                add(j < jt ? Math.log(r) : -Math.log(r));
+                j += j < jt ? 1 : -1;
+            }
+            while (k1 != k1t) {
+                int from = k1 < k1t ? k1 : k1 - 1; // pmf(from + 1, j) / pmf(from, j)
+                double r = ((from + 1.0) * ((double) n - from - lost + j)) / (((double) from + 1 - j) * ((double) n - from));
+                if (!(r > 0) || Double.isInfinite(r)) {
+                    return false;
+                }
+                add(k1 < k1t ? Math.log(r) : -Math.log(r));
+                k1 += k1 < k1t ? 1 : -1;
+            }
+            return true;
+        }
+
+        private void add(double logRatio) {
+            value += logRatio;
+            err += 4e-16 + Math.ulp(logRatio) + Math.ulp(value);
+            steps++;
+        }
     }
 
     /** rho(j) = pmf(j+1) / pmf(j) for k1 marked records. */
@@ -93,6 +172,10 @@ public final class HypergeometricBound {
 
     /** ln of a bound on d(g, g+1) = E_g[(1 - e^eps R(j))_+] over j >= the threshold. */
     double plus(int g) {
+        return plus(g, new Walker());
+    }
+
+    private double plus(int g, Walker walker) {
         int jMax = Math.min(g, lost);
         int jMin = Math.max(0, lost - (n - g));
         // (1 - e^eps R(j))_+ > 0 iff R(j) < e^-eps; start one below the outward-rounded threshold (a zero weight costs nothing)
@@ -106,26 +189,36 @@ public final class HypergeometricBound {
         if (rho(g, k) >= 1) {
             return 0; // the threshold is below the mode: no tail bound better than 1
         }
-        double base = logPmfUp(g, k);
+        double base = walker.at(g, k);
         double sum = 0; // sum of pmf(j) w(j) / pmf(k)
         double rel = 1; // pmf(j) / pmf(k)
         int j = k;
-        for (int t = 0; t < TERMS && j <= jMax; t++, j++) {
-            double r = ((g + 1.0) / (j + 1.0)) * ((double) (lost - j) / (n - g));
-            double w = Math.max(0, 1 - expEps * r);
+        double c = (g + 1.0) / ((double) n - g);
+        double rest = (double) n - g - lost;
+        // R(j) = c (L - j) / (j + 1) and rho(g, j) = (g - j)(L - j) / ((j + 1)(rest + j + 1)) share one division; the terms
+        // stop early once the next is below 1e-17 of the sum (the geometric bound below then covers the rest)
+        for (int t = 0; t < TERMS && j <= jMax && !(rel < NEGLIGIBLE * sum); t++, j++) {
+            double d = rest + j + 1;
+            double q = ((double) lost - j) / ((j + 1.0) * d);
+            double w = Math.max(0, 1 - expEps * (c * q * d));
             sum += rel * Math.min(1, w + 1e-12);
-            rel *= rho(g, j);
+            rel *= (g - j) * q;
         }
         if (j <= jMax) {
             double q = rho(g, j);
             sum += q < 1 ? rel / (1 - q) : Double.POSITIVE_INFINITY;
         }
-        // relative rounding of the products and sums above: at most (TERMS + 2) * 4 ulps, far below 1e-9
+        // relative rounding of the products and sums above: at most (TERMS + 2) * 6 ulps, far below 1e-9; each weight is within
+        // 6 ulps of e^eps R < 1, below its 1e-12
         return base + Math.log(sum) + 1e-9;
     }
 
     /** ln of a bound on d(g+1, g) = E_{g+1}[(1 - e^eps / R)_+] over j' <= the threshold (j' lost category-1 records under g+1). */
     double minus(int g) {
+        return minus(g, new Walker());
+    }
+
+    private double minus(int g, Walker walker) {
         int k1 = g + 1;
         int jMin = Math.max(0, lost - (n - k1));
         int jMax = Math.min(k1, lost);
@@ -139,21 +232,21 @@ public final class HypergeometricBound {
         if (k == 0 || rho(k1, k - 1) <= 1) {
             return k == 0 ? logPmfUp(k1, 0) + 1e-9 : 0; // only j' = 0 (weight <= 1), or the threshold is above the mode
         }
-        double base = logPmfUp(k1, k);
+        double base = walker.at(k1, k);
         double sum = 0;
         double rel = 1; // pmf(j) / pmf(k), j going down
         int j = k;
-        for (int t = 0; t < TERMS && j >= jMin; t++, j--) {
-            double w = 0;
-            if (j >= 1) {
-                double r = ((g + 1.0) / j) * ((lost - j + 1.0) / (n - g));
-                w = Math.max(0, 1 - expEps / r);
-            } else {
-                w = 1; // j' = 0: R is infinite
-            }
+        double c = ((double) n - g) / (g + 1.0);
+        double rest = (double) n - k1 - lost;
+        // 1/R(j') = c j' / (L - j' + 1) (0 at j' = 0, where R is infinite) and 1/rho(k1, j' - 1) = j' (rest + j') / ((k1 - j' + 1)
+        // (L - j' + 1)) share one division; early stop as in plus
+        for (int t = 0; t < TERMS && j >= jMin && !(rel < NEGLIGIBLE * sum); t++, j--) {
+            double e = k1 - j + 1.0;
+            double q = j / ((lost - j + 1.0) * e);
+            double w = Math.max(0, 1 - expEps * (c * q * e));
             sum += rel * Math.min(1, w + 1e-12);
             if (j - 1 >= jMin) {
-                rel /= rho(k1, j - 1);
+                rel *= q * (rest + j);
             }
         }
         if (j >= jMin) {

@@ -43,10 +43,13 @@ class LargeNSmoothedTest {
                 HypergeometricBound hb = new HypergeometricBound(nt[0], nt[1], eps);
                 ChernoffBound cb = new ChernoffBound(nt[0], nt[1], eps);
                 SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, nt[1]);
+                // the range form walks from pmf to pmf (a step per h) where logUpper(h) starts afresh: both must bound delta
+                double[] range = hb.logUpperRange(0, nt[0]);
                 for (int h = 0; h <= nt[0]; h += (h < 60 || h > nt[0] - 60 ? 1 : 11)) {
                     double d = m.profile(new int[] {h, nt[0] - h}, eps).logDelta();
                     double b = hb.logUpper(h);
                     assertTrue(d <= b + 1e-12, "n=" + nt[0] + " h=" + h + " eps=" + eps + ": " + d + " > " + b);
+                    assertTrue(d <= range[h] + 1e-12, "range: n=" + nt[0] + " h=" + h + " eps=" + eps + ": " + d + " > " + range[h]);
                     assertTrue(b <= cb.logUpper(h), "never looser than Chernoff");
                     if (d > -600 && d > Double.NEGATIVE_INFINITY) {
                         worstGap = Math.max(worstGap, b - d);
