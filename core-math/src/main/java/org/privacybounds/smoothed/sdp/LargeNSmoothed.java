@@ -211,13 +211,17 @@ public final class LargeNSmoothed {
         int kLo = hiFirst ? -1 : 2048;
         EndScan.Scan sHi = kHi >= 0 ? EndScan.scan(problem, e, true, kHi, blockMax, tight) : null;
         EndScan.Scan sLo = kLo >= 0 ? EndScan.scan(problem, e, false, kLo, blockMax, tight) : null;
+        // the branch and bound first stops at intervals of COARSE assignments: while the block bounds are still refined, the
+        // deep levels (tens of thousands of intervals) would be recomputed anyway. Once refining changes nothing it goes down
+        // to FINE, and the exact delta and the slope bound work on those intervals
+        int leaf = COARSE;
         while (true) {
             blockMax.refresh(tight, e);
             EndScan.Scan best = EndScan.Scan.better(sHi, sLo);
             int midFrom = (sLo == null ? 0 : kLo + 1);
             int midTo = (sHi == null ? n : n - kHi - 1);
             List<int[]> unresolved = new ArrayList<>();
-            long excluded = midTo >= midFrom ? branchAndBound(midFrom, midTo, best.bestLog(), blockMax, e, unresolved) : 0;
+            long excluded = midTo >= midFrom ? branchAndBound(midFrom, midTo, best.bestLog(), blockMax, e, unresolved, leaf) : 0;
             if (unresolved.isEmpty()) {
                 long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
                 return value(e, best.bestLog(), best.bestN1(), best.relErr(), evaluated, excluded,
@@ -225,6 +229,10 @@ public final class LargeNSmoothed {
             }
             // first tighten the bound: the per-h Chernoff bound, then exact delta(h), where the unresolved assignments put their mass
             if (blockMax.refine(tight, massRanges(unresolved)) > 0) {
+                continue;
+            }
+            if (leaf > FINE) {
+                leaf = FINE;
                 continue;
             }
             if (refineWithExactDelta(unresolved, e)) {
@@ -407,8 +415,16 @@ public final class LargeNSmoothed {
 
     // ------------------------------------------------------------------ branch and bound
 
-    /** Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals. */
-    private long branchAndBound(int from, int to, double bestLog, BlockBounds blockMax, int e, List<int[]> unresolved) {
+    /** Intervals of assignments the branch and bound splits no further while block bounds are being refined. */
+    static final int COARSE = 4096;
+    /** ... and once they are refined: the leaves the exact delta and the slope bound work on. */
+    static final int FINE = 64;
+
+    /**
+     * Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals (split no further once
+     * they hold at most {@code leaf} assignments).
+     */
+    private long branchAndBound(int from, int to, double bestLog, BlockBounds blockMax, int e, List<int[]> unresolved, int leaf) {
         double threshold = bestLog + Math.log1p(-1e-9);
         BlockBounds.Summary blocks = blockMax.summary(); // before the parallel part: computed once
         long excluded = 0;
@@ -425,7 +441,7 @@ public final class LargeNSmoothed {
                 int[] iv = cur.get(i);
                 if (bound[i] <= threshold) {
                     excluded += iv[1] - iv[0] + 1L;
-                } else if (iv[1] - iv[0] < 64) {
+                } else if (iv[1] - iv[0] < leaf) {
                     unresolved.add(iv);
                 } else {
                     int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
