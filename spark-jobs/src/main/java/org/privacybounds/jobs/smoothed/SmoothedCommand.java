@@ -48,8 +48,11 @@ public final class SmoothedCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters).")
-    int n;
+    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 2,147,483,647.")
+    long nOption;
+
+    /** --n once checked. */
+    private int n;
 
     @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
     String epsilon;
@@ -101,9 +104,11 @@ public final class SmoothedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (n < 1) {
-            throw new UserInputException("--n", n, "must be >= 1");
+        if (nOption < 1 || nOption > Integer.MAX_VALUE) {
+            throw new UserInputException("--n", nOption, "must be in [1, " + Integer.MAX_VALUE + "] (2^31 - 1: counts are 32-bit integers; larger "
+                    + "electorates are not supported yet)");
         }
+        n = (int) nOption;
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }

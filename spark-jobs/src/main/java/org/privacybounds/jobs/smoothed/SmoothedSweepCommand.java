@@ -77,7 +77,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         List<Long> ns = Ranges.longs("--n", nList);
         for (long v : ns) {
             if (v < 1 || v > Integer.MAX_VALUE) {
-                throw new UserInputException("--n", v, "every n must be in [1, " + Integer.MAX_VALUE + "]");
+                throw new UserInputException("--n", v, "every n must be in [1, " + Integer.MAX_VALUE + "] (2^31 - 1: counts are 32-bit integers; "
+                        + "larger electorates are not supported yet)");
             }
         }
         if (compose < 1) {
