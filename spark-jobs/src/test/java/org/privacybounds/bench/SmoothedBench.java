@@ -94,7 +94,7 @@ public final class SmoothedBench {
     /**
      * Issue 19: national-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
      * issue's two distributions) on the driver path the command takes on a local master (a pool of 2 threads, and 1 at
-     * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (JIT warmed by a run at n = 30,000) as a ratio to n = 1e6 on
+     * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (JIT warmed by three runs of the same n and path) as a ratio to n = 1e6 on
      * the same path in the same run (the papers' code cannot reach these n, so the small run is the baseline). Writes
      * smoothed-large-n.csv; scripts/bench-smoothed also times the command itself, cold, in smoothed-large-n-cli.csv.
      */
@@ -124,11 +124,14 @@ public final class SmoothedBench {
             try {
                 int parts = driver ? threads : 4 * threads;
                 SparkSession s = spark;
-                // JIT warmed on the same n and path (a run at a small n leaves the large-n paths half compiled), then the median
-                // of three timed runs
+                // JIT warmed by three runs of the same n and path (a run at a small n leaves the large-n paths half compiled; after
+                // one run, a 2-thread run that follows 1-thread runs was measured 30-50 % slower than in steady state), then the
+                // median of three timed runs
                 java.util.function.Supplier<List<SmoothedValue>> once = () -> driver
                         ? SmoothedRunner.runLocal(n, t, hull, eps, threads, msg -> { }) : run(s, n, t, hull, eps, parts);
-                once.get();
+                for (int warm = 0; warm < 3; warm++) {
+                    once.get();
+                }
                 double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 double[] times = new double[3];
                 List<SmoothedValue> r = null;
