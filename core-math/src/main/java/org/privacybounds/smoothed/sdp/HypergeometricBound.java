@@ -91,6 +91,16 @@ public final class HypergeometricBound {
         return w.up();
     }
 
+    /** The walked upper bound on ln pmf(k1, j) at each point of a path, one walker along it (as in {@link #logUpperRange}); for tests. */
+    double[] logPmfUpAlong(int[][] path) {
+        Walker w = new Walker();
+        double[] out = new double[path.length];
+        for (int i = 0; i < path.length; i++) {
+            out[i] = w.at(path[i][0], path[i][1]);
+        }
+        return out;
+    }
+
     /** Steps a walker takes from its anchor before it anchors again. */
     static final int MAX_STEPS = 512;
     /** A walker farther than this from its target anchors there instead of stepping. */
