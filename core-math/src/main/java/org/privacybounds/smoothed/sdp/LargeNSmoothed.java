@@ -274,9 +274,13 @@ public final class LargeNSmoothed {
                 first.add(run[1]);
             }
         }
+        long evalStart = System.nanoTime();
         evaluateBatch(first, e, best, known, blockMax);
+        long evalNanos = System.nanoTime() - evalStart;
         long points = first.size();
         List<int[]> frontier = new ArrayList<>(runs);
+        boolean excludedAny = false;
+        int level = 0;
         while (!frontier.isEmpty()) {
             List<int[]> split = new ArrayList<>();
             List<Integer> mids = new ArrayList<>();
@@ -290,6 +294,7 @@ public final class LargeNSmoothed {
                 double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
                 double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax.summary(), best.logF) - best.logF);
                 if (Math.min(lip, byDelta) <= 1 - 1e-9) {
+                    excludedAny = true;
                     continue;
                 }
                 split.add(iv);
@@ -298,7 +303,13 @@ public final class LargeNSmoothed {
             if (mids.isEmpty()) {
                 break;
             }
+            level++;
+            if (!excludedAny && level == PROJECT_AFTER_LEVELS) {
+                checkProjection(e, split, points, evalNanos);
+            }
+            evalStart = System.nanoTime();
             evaluateBatch(mids, e, best, known, blockMax);
+            evalNanos += System.nanoTime() - evalStart;
             points += mids.size();
             List<int[]> next = new ArrayList<>();
             for (int i = 0; i < split.size(); i++) {
@@ -312,6 +323,43 @@ public final class LargeNSmoothed {
         progress.accept(String.format("slope bound, eps = %s: %d more assignments evaluated exactly, %d excluded in all", eps[e], points, excluded));
         return value(e, best.logF, best.n1, best.relErr, evaluated, excluded,
                 "exact: " + evaluated + " assignments evaluated, " + excluded + " excluded by proven bounds (delta and slope); certified truncation");
+    }
+
+    /** Levels of halving without a single exclusion after which the slope bound's remaining work is projected. */
+    static final int PROJECT_AFTER_LEVELS = 3;
+
+    /**
+     * Where halving has excluded nothing yet (f so flat, or so dominated by rare histograms, that neither bound separates
+     * the assignments: heavy loss with close vertices), the rest may take every interior point of the intervals: their
+     * number times the wall time per point measured so far. Says so on the progress line, and stops with a clear message
+     * when that is beyond the work limit ({@link #withWorkLimit}) instead of running for hours.
+     */
+    private void checkProjection(int e, List<int[]> intervals, long points, long evalNanos) {
+        long remaining = 0;
+        for (int[] iv : intervals) {
+            remaining += iv[1] - iv[0] - 1;
+        }
+        double perPoint = evalNanos / 1e9 / Math.max(1, points);
+        double seconds = remaining * perPoint;
+        progress.accept(String.format(java.util.Locale.ROOT, "slope bound, eps = %s: nothing excluded in %d halvings; up to %d more assignments "
+                + "at %.3g s each, about %.0f s", eps[e], PROJECT_AFTER_LEVELS, remaining, perPoint, seconds));
+        if (seconds > workLimitSeconds) {
+            throw new BadInputException("work limit", String.format(java.util.Locale.ROOT, "%.0f s", workLimitSeconds), String.format(java.util.Locale.ROOT,
+                    "at eps = %s no bound separates the assignments (f is nearly flat or dominated by rare histograms, as with heavy loss "
+                            + "and close vertices): up to %d of them would be evaluated exactly, about %.0f s at the %.3g s each measured so far; "
+                            + "raise the limit to run it", eps[e], remaining, seconds, perPoint));
+        }
+    }
+
+    private double workLimitSeconds = Double.POSITIVE_INFINITY;
+
+    /**
+     * Stops a run whose exact evaluations are projected (from the time they took so far) to take longer than this many
+     * seconds, with a {@link BadInputException} that says why; default: no limit.
+     */
+    public LargeNSmoothed withWorkLimit(double seconds) {
+        this.workLimitSeconds = seconds;
+        return this;
     }
 
     /**

@@ -2,6 +2,7 @@ package org.privacybounds.smoothed.sdp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -179,5 +180,32 @@ class LargeNSmoothedTest {
         // T = n: delta = 1; T = 0: delta = 0
         assertEquals(0.0, large(50000, 50000, two(0.3, 0.7), new double[] {1}, 0).get(0).logDelta(), 0);
         assertEquals(Double.NEGATIVE_INFINITY, large(50000, 0, two(0.3, 0.7), new double[] {1}, 0).get(0).logDelta(), 0);
+    }
+
+    /**
+     * Heavy loss with close vertices: no bound separates the assignments, so halving would evaluate nearly all of them. The
+     * run says so and stops at its work limit after three halvings instead of running on; a run whose first halving
+     * excludes (the national case) never stops, whatever the limit.
+     */
+    @Test
+    void slopeBoundStopsAtItsWorkLimitWhereNothingIsExcluded() {
+        double[] eps = {1};
+        DistributionSet close = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.35, 0.65}), List.of("a", "b"), "Pi");
+        int n = 10_000;
+        SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, n / 2);
+        List<String> lines = new java.util.ArrayList<>();
+        org.privacybounds.validation.BadInputException e = assertThrows(org.privacybounds.validation.BadInputException.class,
+                () -> new LargeNSmoothed(n, n / 2, close, eps, LargeNSmoothed.local(half, n, eps)).withWorkLimit(1e-3).onProgress(lines::add).solve());
+        assertEquals("work limit", e.parameter());
+        assertTrue(e.getMessage().contains("no bound separates the assignments"), e.getMessage());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("nothing excluded in 3 halvings")), String.join("\n", lines));
+        // the national case under the same limit: its first halving excludes, nothing is projected
+        DistributionSet far = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}), List.of("a", "b"), "Pi");
+        int big = 1_000_000;
+        SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 998_000);
+        double[] all = {0.5, 1, 2, 7};
+        List<SmoothedValue> v = new LargeNSmoothed(big, 998_000, far, all, LargeNSmoothed.local(m, big, all)).withWorkLimit(1e-3).solve();
+        assertEquals(4, v.size());
+        assertEquals(-6.806698819410, v.get(0).log10Delta(), 1e-9);
     }
 }

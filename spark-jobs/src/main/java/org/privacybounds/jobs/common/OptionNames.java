@@ -19,7 +19,8 @@ public final class OptionNames {
             entry("rho", "--correlation"), entry("secret index", "--secret-index"), entry("t", "--threshold"), entry("form", "--form"),
             entry("counts", "--counts"), entry("noise eps", "--noise-epsilon"), entry("T", "--sample-size"), entry("symmetric fold", "--symmetric"),
             entry("n", "--n"), entry("Pi", "--distributions"), entry("eta", "--eta"), entry("lost", "--lost"), entry("lost fraction", "--lost-fraction"),
-            entry("sample fraction", "--sample-fraction"), entry("epsilon", "--epsilon"), entry("steps", "--steps"), entry("assignments", "--assignments"), entry("ci", "--ci"));
+            entry("sample fraction", "--sample-fraction"), entry("epsilon", "--epsilon"), entry("steps", "--steps"), entry("assignments", "--assignments"), entry("ci", "--ci"),
+            entry("work limit", "--max-work"));
     private static final Map<String, String> DARRM = Map.of("K", "--k", "m", "--m", "Delta", "--delta-mech", "M", "--subsample", "delta'",
             "--delta-prime", "m eps", "--m x --epsilon", "Beta prior", "--prior");
     private static final Map<String, Map<String, String>> BY_COMMAND = Map.of("darrm-optimize", DARRM, "darrm-verify", DARRM, "darrm-aggregate", DARRM,

@@ -156,8 +156,8 @@ public final class SmoothedCommand implements Callable<Integer> {
                 values = b.get(0);
                 lower = b.get(1);
             } else {
-                values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress);
-                lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress) : null;
+                values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress, common.maxWork);
+                lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress, common.maxWork) : null;
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);

@@ -65,11 +65,18 @@ public final class SmoothedRunner {
      * Spark run (every part is deterministic and independent of the split).
      */
     public static List<SmoothedValue> runLocal(int n, int sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress) {
+        return runLocal(n, sampleSize, hull, eps, threads, progress, Double.POSITIVE_INFINITY);
+    }
+
+    /** {@link #runLocal} that stops where its exact evaluations are projected past {@code maxWorkSeconds} ({@link LargeNSmoothed#withWorkLimit}). */
+    public static List<SmoothedValue> runLocal(int n, int sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress,
+            double maxWorkSeconds) {
         if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
         }
         return org.privacybounds.jobs.common.LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
-                LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo().onProgress(progress).solve());
+                LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo()
+                .withWorkLimit(maxWorkSeconds).onProgress(progress).solve());
     }
 
     /**
@@ -78,14 +85,20 @@ public final class SmoothedRunner {
      */
     static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
             int partitions, Consumer<String> progress) {
+        return run(spark, n, sampleSize, sampling, hull, eps, partitions, progress, Double.POSITIVE_INFINITY);
+    }
+
+    /** {@link #run} whose large-n method stops where its exact evaluations are projected past {@code maxWorkSeconds}. */
+    static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
+            int partitions, Consumer<String> progress, double maxWorkSeconds) {
         if (n < 1) {
             throw new UserInputException("--n", n, "must be >= 1");
         }
         if (spark == null) {
-            return runLocal(n, sampleSize, hull, eps, partitions, progress);
+            return runLocal(n, sampleSize, hull, eps, partitions, progress, maxWorkSeconds);
         }
         if (method(hull, sampling).equals("large-n")) {
-            return largeN(spark, n, sampleSize, hull, eps, partitions, progress).solve();
+            return largeN(spark, n, sampleSize, hull, eps, partitions, progress).withWorkLimit(maxWorkSeconds).solve();
         }
         return SparkEnumeration.run(spark, n, SamplingHistogramMechanism.of(sampling, sampleSize), hull, eps, partitions, progress);
     }

@@ -139,7 +139,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                                 if (common.verbose) {
                                     spec.commandLine().getErr().println("smoothed-sweep:   " + msg);
                                 }
-                            });
+                            }, common.maxWork);
                     double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
                     forN = Json.array();
                     for (SmoothedValue v : values) {
