@@ -112,9 +112,43 @@ final class MovePair {
         int lo = outer.lower();
         int hi = outer.upper();
         if (low) {
-            return new Region(true, c, LogConcaveSum.firstTrue(lo, hi, ka -> logRho(ka, kbMin(ka)) < c), hi);
+            java.util.function.IntPredicate in = ka -> logRho(ka, kbMin(ka)) < c;
+            if (rest == 0 && sampling == Sampling.WITHOUT_REPLACEMENT && lo < hi) {
+                return new Region(true, c, firstTrueNear(lo, hi, twoCategoryBoundary(c), in), hi);
+            }
+            return new Region(true, c, LogConcaveSum.firstTrue(lo, hi, in), hi);
         }
         return new Region(false, c, lo, LogConcaveSum.firstTrue(lo, hi, ka -> !(logRho(ka, kbMax(ka)) > c)) - 1);
+    }
+
+    /**
+     * Two categories without replacement (k_b = T - k_a): rho(k_a) = ((g_a - k_a) / g_a) ((g_b + 1) / (g_b + 1 - T + k_a)) is
+     * decreasing, and rho = e^c at k_a* = g_a ((g_b + 1) - e^c (g_b + 1 - T)) / (g_b + 1 + e^c g_a): the region log rho < c
+     * starts next to it. A first guess for {@link #firstTrueNear}, not trusted by itself.
+     */
+    private long twoCategoryBoundary(double c) {
+        double ec = Math.exp(c);
+        double x = (double) ga * (((double) gb + 1) - ec * ((double) gb + 1 - sampleSize)) / (((double) gb + 1) + ec * ga);
+        return Double.isFinite(x) ? (long) Math.floor(x) + 1 : Long.MIN_VALUE;
+    }
+
+    /**
+     * The first k in [lo, hi] where the (monotone) predicate holds, hi + 1 if none: found from a guess by unit steps, each
+     * checked with the predicate itself, so the answer is the binary search's; the binary search where the guess is more
+     * than 64 steps off.
+     */
+    static int firstTrueNear(int lo, int hi, long guess, java.util.function.IntPredicate pred) {
+        long k = Math.max(lo, Math.min((long) hi + 1, guess));
+        for (int step = 0; step < 64; step++) {
+            if (k > lo && pred.test((int) (k - 1))) {
+                k--;
+            } else if (k <= hi && !pred.test((int) k)) {
+                k++;
+            } else {
+                return (int) k;
+            }
+        }
+        return LogConcaveSum.firstTrue(lo, hi, pred);
     }
 
     /**

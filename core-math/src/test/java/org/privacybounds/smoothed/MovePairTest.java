@@ -127,4 +127,38 @@ class MovePairTest {
         }
         assertTrue(below > 100, "the bound is below 1 in most cases: " + below);
     }
+
+    /**
+     * The two-category region found from its closed-form boundary is the one the binary search finds, for every pair of
+     * both directions, at sizes from 3 to 2^31 - 1 and eps from 0 to 12; and the stepping search equals the binary search
+     * on any guess.
+     */
+    @Test
+    void twoCategoryRegionFromItsBoundaryIsTheBinarySearchOne() {
+        SplittableRandom rnd = new SplittableRandom(23);
+        for (int trial = 0; trial < 3000; trial++) {
+            int n = trial < 1000 ? 3 + rnd.nextInt(2000) : trial < 2000 ? 1 + rnd.nextInt(Integer.MAX_VALUE) : Integer.MAX_VALUE - rnd.nextInt(1000);
+            n = Math.max(n, 3);
+            int draw = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(n - 1) : n - 1 - rnd.nextInt(Math.max(1, n / 100 + 1));
+            int t = Math.max(1, Math.min(n - 1, draw));
+            int h = 1 + rnd.nextInt(n - 1);
+            double eps = rnd.nextInt(5) == 0 ? 0 : 12 * rnd.nextDouble();
+            int[] g = {h, n - h};
+            for (int[] ab : new int[][] {{0, 1}, {1, 0}}) {
+                MovePair p = new MovePair(Sampling.WITHOUT_REPLACEMENT, g, ab[0], ab[1], t);
+                MovePair.Region r = p.hockeyRegion(eps);
+                int lo = Math.max(0, t - (n - g[ab[0]])); // the outer hypergeometric's support starts here
+                int hi = r.to();
+                int want = org.privacybounds.numeric.LogConcaveSum.firstTrue(lo, hi, ka -> p.logRho(ka, t - ka) < -eps);
+                assertEquals(want, r.from(), "n=" + n + " T=" + t + " h=" + h + " pair " + ab[0] + "->" + ab[1] + " eps=" + eps);
+            }
+        }
+        for (int trial = 0; trial < 2000; trial++) {
+            int lo = rnd.nextInt(1000);
+            int hi = lo + rnd.nextInt(1000);
+            int edge = lo + rnd.nextInt(hi - lo + 2);
+            long guess = lo - 100 + rnd.nextInt(hi - lo + 300);
+            assertEquals(edge, MovePair.firstTrueNear(lo, hi, guess, k -> k >= edge));
+        }
+    }
 }
