@@ -98,14 +98,8 @@ class BlockBoundsTest {
         SplittableRandom rnd = new SplittableRandom(11);
         for (int k : new int[] {0, 1, 7, 8, 9, 63, 2048, 2051}) {
             int w = 1 + rnd.nextInt(5000);
-            double[] b = new double[w];
-            double[] d = new double[w + k];
-            for (int i = 0; i < w; i++) {
-                b[i] = Math.exp(-20 * rnd.nextDouble());
-            }
-            for (int i = 0; i < d.length; i++) {
-                d[i] = Math.exp(-20 * rnd.nextDouble());
-            }
+            double[] b = spread(rnd, w, 20);
+            double[] d = spread(rnd, w + k, 20);
             double[] want = new double[k + 1];
             for (int s = 0; s <= k; s++) {
                 double acc = 0;
@@ -118,6 +112,15 @@ class BlockBoundsTest {
         }
     }
 
+    /** len positive values spread over {@code nats} nats (log-uniform). */
+    private static double[] spread(SplittableRandom rnd, int len, double nats) {
+        double[] v = new double[len];
+        for (int i = 0; i < len; i++) {
+            v[i] = Math.exp(-nats * rnd.nextDouble());
+        }
+        return v;
+    }
+
     /** A widened window's C(s) from the narrower window's C(s) plus its new values: the full convolution to a few ulps. */
     @Test
     void widenedConvolutionEqualsTheFullOne() {
@@ -125,14 +128,8 @@ class BlockBoundsTest {
         for (int k : new int[] {0, 1, 9, 2048}) {
             for (int trial = 0; trial < 6; trial++) {
                 int w = 2 + rnd.nextInt(6000);
-                double[] b = new double[w];
-                double[] d = new double[w + k];
-                for (int i = 0; i < w; i++) {
-                    b[i] = Math.exp(-30 * rnd.nextDouble());
-                }
-                for (int i = 0; i < d.length; i++) {
-                    d[i] = Math.exp(-30 * rnd.nextDouble());
-                }
+                double[] b = spread(rnd, w, 30);
+                double[] d = spread(rnd, w + k, 30);
                 // the inner window [from, to]: trial 0 widens on the left only, trial 1 on the right only
                 int from = trial == 1 ? 0 : 1 + rnd.nextInt(w - 1);
                 int to = trial == 0 ? w - 1 : from + rnd.nextInt(w - from);
