@@ -330,7 +330,7 @@ public final class LargeNSmoothed {
 
     /**
      * Where halving has excluded nothing yet (f so flat, or so dominated by rare histograms, that neither bound separates
-     * the assignments: heavy loss with close vertices), the rest may take every interior point of the intervals: their
+     * the assignments: heavy loss), the rest may take every interior point of the intervals: their
      * number times the wall time per point measured so far. Says so on the progress line, and stops with a clear message
      * when that is beyond the work limit ({@link #withWorkLimit}) instead of running for hours.
      */
@@ -345,8 +345,8 @@ public final class LargeNSmoothed {
                 + "at %.3g s each, about %.0f s", eps[e], PROJECT_AFTER_LEVELS, remaining, perPoint, seconds));
         if (seconds > workLimitSeconds) {
             throw new BadInputException("work limit", String.format(java.util.Locale.ROOT, "%.0f s", workLimitSeconds), String.format(java.util.Locale.ROOT,
-                    "at eps = %s no bound separates the assignments (f is nearly flat or dominated by rare histograms, as with heavy loss "
-                            + "and close vertices): up to %d of them would be evaluated exactly, about %.0f s at the %.3g s each measured so far; "
+                    "at eps = %s no bound separates the assignments (f is nearly flat or dominated by rare histograms, as with heavy loss): "
+                            + "up to %d of them would be evaluated exactly, about %.0f s at the %.3g s each measured so far; "
                             + "raise the limit to run it", eps[e], remaining, seconds, perPoint));
         }
     }
