@@ -1,6 +1,6 @@
 package org.privacybounds.numeric;
 
-import java.util.function.IntToDoubleFunction;
+import java.util.function.LongToDoubleFunction;
 
 /**
  * Certified sum of {@code P(k) F(k)} over a range {@code [lo, hi]}, where {@code P} is a
@@ -52,26 +52,26 @@ public final class LogConcaveSum {
      * @param logF   log of a factor in [0, 1]; may be {@code -Infinity}
      * @param relTol stop a direction once the rest is provably below {@code relTol} times the sum
      */
-    public static Result sum(CountLaw law, int lo, int hi, IntToDoubleFunction logF, double relTol) {
+    public static Result sum(CountLaw law, long lo, long hi, LongToDoubleFunction logF, double relTol) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
             return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0);
         }
         final double logTol = Math.log(relTol);
-        int start = Math.max(lo, Math.min(hi, law.mode()));
+        long start = Math.max(lo, Math.min(hi, law.mode()));
         LogSumExp acc = new LogSumExp();
         double logP0 = law.logProbability(start);
         acc.add(logP0 + logF.applyAsDouble(start));
         long terms = 1;
         double skipped = Double.NEGATIVE_INFINITY;
         for (int dir = -1; dir <= 1; dir += 2) {
-            int k = start;
+            long k = start;
             double logPk = logP0;
-            int end = dir < 0 ? lo : hi;
+            long end = dir < 0 ? lo : hi;
             int steps = 0;
             while (k != end) {
-                int next = k + dir;
+                long next = k + dir;
                 // the closed-form ratio between exact anchors every ANCHOR steps: at most ANCHOR x a few ulps of drift
                 double logPn = ++steps % ANCHOR == 0 ? law.logProbability(next)
                         : logPk + (dir > 0 ? law.logRatioUp(k) : -law.logRatioUp(next));
@@ -100,25 +100,25 @@ public final class LogConcaveSum {
      * several logarithms. The stopping rule is {@link #sum}'s, tested where the ratio is below 1 - 1e-4 (there its
      * complement is accurate to 1e-10, inside the safety factor); the rescaling keeps the terms from underflowing.
      */
-    public static Result sumLinear(CountLaw law, int lo, int hi, IntToDoubleFunction f, double relTol) {
+    public static Result sumLinear(CountLaw law, long lo, long hi, LongToDoubleFunction f, double relTol) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
             return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0);
         }
-        int start = Math.max(lo, Math.min(hi, law.mode()));
+        long start = Math.max(lo, Math.min(hi, law.mode()));
         final double logP0 = law.logProbability(start);
         double logRef = logP0; // the terms are p * f, with p = P(k) / exp(logRef)
         double sum = f.applyAsDouble(start);
         long terms = 1;
         double skipped = Double.NEGATIVE_INFINITY;
         for (int dir = -1; dir <= 1; dir += 2) {
-            int k = start;
+            long k = start;
             double p = 1;
-            int end = dir < 0 ? lo : hi;
+            long end = dir < 0 ? lo : hi;
             int steps = 0;
             while (k != end) {
-                int next = k + dir;
+                long next = k + dir;
                 double pn = ++steps % ANCHOR == 0 ? Math.exp(law.logProbability(next) - logRef)
                         : p * (dir > 0 ? law.ratioUp(k) : 1 / law.ratioUp(next));
                 double q = pn / p; // P(next) / P(k), <= 1 away from the mode
@@ -152,17 +152,17 @@ public final class LogConcaveSum {
     }
 
     /** Smallest {@code k} in {@code [lo, hi]} with {@code pred(k)} true, for a predicate that is false then true; {@code hi + 1} if none. */
-    public static int firstTrue(int lo, int hi, java.util.function.IntPredicate pred) {
+    public static long firstTrue(long lo, long hi, java.util.function.LongPredicate pred) {
         long a = lo;
-        long b = (long) hi + 1;
+        long b = hi + 1;
         while (a < b) {
             long mid = (a + b) >>> 1;
-            if (pred.test((int) mid)) {
+            if (pred.test(mid)) {
                 b = mid;
             } else {
                 a = mid + 1;
             }
         }
-        return (int) a;
+        return a;
     }
 }

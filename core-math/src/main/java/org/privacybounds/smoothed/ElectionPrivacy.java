@@ -40,8 +40,9 @@ public final class ElectionPrivacy {
      */
     public static Result compute(long votesA, long votesB, BigDecimal lostFraction, double threshold, Sampling sampling, UtilityForm form) {
         long n = votesA + votesB;
-        int t = SampleSize.fromLostFraction(lostFraction, n);
-        return compute(votesA, votesB, t, threshold, sampling, form);
+        long t = SampleSize.fromLostFraction(lostFraction, n);
+        // a total past the int range is refused with its message by the next call, before T is used
+        return compute(votesA, votesB, (int) Math.min(t, Integer.MAX_VALUE), threshold, sampling, form);
     }
 
     /** The same for a sample size T given directly. */

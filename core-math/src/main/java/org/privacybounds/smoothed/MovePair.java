@@ -23,25 +23,30 @@ import org.privacybounds.numeric.LogMath;
  */
 final class MovePair {
     private final Sampling sampling;
-    private final int n;
-    private final int sampleSize;
-    private final int ga;
-    private final int gb;
-    private final int rest;
+    private final long n;
+    private final long sampleSize;
+    private final long ga;
+    private final long gb;
+    private final long rest;
     private final CountLaw outer;
     private final double logStepA; // with replacement: log((g_a - 1)/g_a)
     private final double logStepB; // with replacement: log((g_b + 1)/g_b)
 
-    MovePair(Sampling sampling, int[] g, int a, int b, int sampleSize) {
+    /** The pair for a histogram of int counts. */
+    MovePair(Sampling sampling, int[] g, int a, int b, long sampleSize) {
+        this(sampling, java.util.Arrays.stream(g).asLongStream().toArray(), a, b, sampleSize);
+    }
+
+    MovePair(Sampling sampling, long[] g, int a, int b, long sampleSize) {
         long total = 0;
-        for (int c : g) {
+        for (long c : g) {
             total += c;
         }
         if (g[a] < 1) {
             throw new IllegalArgumentException("category " + a + " is empty: no record to move");
         }
         this.sampling = sampling;
-        this.n = (int) total;
+        this.n = total;
         this.sampleSize = sampleSize;
         this.ga = g[a];
         this.gb = g[b];
@@ -54,7 +59,7 @@ final class MovePair {
     }
 
     /** log rho(k_a, k_b). */
-    double logRho(int ka, int kb) {
+    double logRho(long ka, long kb) {
         if (sampling == Sampling.WITHOUT_REPLACEMENT) {
             if (ka >= ga) {
                 return Double.NEGATIVE_INFINITY;
@@ -66,22 +71,22 @@ final class MovePair {
         return la + lb;
     }
 
-    private int kbMin(int ka) {
+    private long kbMin(long ka) {
         if (sampling == Sampling.WITHOUT_REPLACEMENT || rest == 0) {
             return Math.max(0, sampleSize - ka - rest);
         }
         return 0;
     }
 
-    private int kbMax(int ka) {
+    private long kbMax(long ka) {
         if (sampling == Sampling.WITHOUT_REPLACEMENT || gb == 0) {
             return Math.min(gb, sampleSize - ka);
         }
         return sampleSize - ka;
     }
 
-    private CountLaw inner(int ka) {
-        int draws = sampleSize - ka;
+    private CountLaw inner(long ka) {
+        long draws = sampleSize - ka;
         if (rest == 0) {
             return CountLaw.degenerate(draws);
         }
@@ -104,15 +109,15 @@ final class MovePair {
      * The k_a range [from, to] of the region {@code log rho < c} (low) or {@code log rho > c} (high): outside it no
      * k_b puts k in the region. Empty when from > to.
      */
-    record Region(boolean low, double c, int from, int to) {
+    record Region(boolean low, double c, long from, long to) {
     }
 
     /** The region {@code log rho < c} (low) or {@code log rho > c} (high). */
     Region region(boolean low, double c) {
-        int lo = outer.lower();
-        int hi = outer.upper();
+        long lo = outer.lower();
+        long hi = outer.upper();
         if (low) {
-            java.util.function.IntPredicate in = ka -> logRho(ka, kbMin(ka)) < c;
+            java.util.function.LongPredicate in = ka -> logRho(ka, kbMin(ka)) < c;
             if (rest == 0 && sampling == Sampling.WITHOUT_REPLACEMENT && lo < hi) {
                 return new Region(true, c, firstTrueNear(lo, hi, twoCategoryBoundary(c), in), hi);
             }
@@ -137,15 +142,15 @@ final class MovePair {
      * checked with the predicate itself, so the answer is the binary search's; the binary search where the guess is more
      * than 64 steps off.
      */
-    static int firstTrueNear(int lo, int hi, long guess, java.util.function.IntPredicate pred) {
+    static long firstTrueNear(long lo, long hi, long guess, java.util.function.LongPredicate pred) {
         long k = Math.max(lo, Math.min((long) hi + 1, guess));
         for (int step = 0; step < 64; step++) {
-            if (k > lo && pred.test((int) (k - 1))) {
+            if (k > lo && pred.test(k - 1)) {
                 k--;
-            } else if (k <= hi && !pred.test((int) k)) {
+            } else if (k <= hi && !pred.test(k)) {
                 k++;
             } else {
-                return (int) k;
+                return k;
             }
         }
         return LogConcaveSum.firstTrue(lo, hi, pred);
@@ -161,11 +166,11 @@ final class MovePair {
         if (r.from() > r.to()) {
             return Double.NEGATIVE_INFINITY;
         }
-        int mode = outer.mode();
+        long mode = outer.mode();
         if (r.from() <= mode && mode <= r.to()) {
             return 0;
         }
-        int k = r.from() > mode ? r.from() : r.to();
+        long k = r.from() > mode ? r.from() : r.to();
         double logQ = r.from() > mode
                 ? (k < r.to() ? outer.logRatioUp(k) : Double.NEGATIVE_INFINITY)
                 : (k > r.from() ? -outer.logRatioUp(k - 1) : Double.NEGATIVE_INFINITY);
@@ -187,16 +192,16 @@ final class MovePair {
     Sum regionSum(Region region, DoubleUnaryOperator logF, double relTol) {
         boolean low = region.low();
         double c = region.c();
-        int from = region.from();
-        int to = region.to();
+        long from = region.from();
+        long to = region.to();
         if (from > to) {
             return Sum.ZERO;
         }
         final double[] innerTrunc = {0};
         final long[] innerTerms = {0};
         LogConcaveSum.Result r = LogConcaveSum.sum(outer, from, to, ka -> {
-            int bLo = kbMin(ka);
-            int bHi = kbMax(ka);
+            long bLo = kbMin(ka);
+            long bHi = kbMax(ka);
             if (bLo > bHi) {
                 return Double.NEGATIVE_INFINITY;
             }
@@ -205,8 +210,8 @@ final class MovePair {
                 innerTerms[0]++;
                 return (low ? lr < c : lr > c) ? logF.applyAsDouble(lr) : Double.NEGATIVE_INFINITY;
             }
-            int kbFrom;
-            int kbTo;
+            long kbFrom;
+            long kbTo;
             if (low) {
                 kbFrom = bLo;
                 kbTo = LogConcaveSum.firstTrue(bLo, bHi, kb -> !(logRho(ka, kb) < c)) - 1;
@@ -261,8 +266,8 @@ final class MovePair {
      * a double up to 2^53 and rounded once beyond, so one logarithm of it is within about 2 ulps, where the difference
      * of two logarithms of size ln(n / L) was off by several ulps of that size.
      */
-    private double shiftedLogRho(double eps, int ka) {
-        int kb = sampleSize - ka;
+    private double shiftedLogRho(double eps, long ka) {
+        long kb = sampleSize - ka;
         if (sampling == Sampling.WITHOUT_REPLACEMENT) {
             if (ka >= ga) {
                 return Double.NEGATIVE_INFINITY;

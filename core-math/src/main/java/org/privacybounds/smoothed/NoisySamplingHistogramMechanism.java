@@ -75,7 +75,11 @@ public final class NoisySamplingHistogramMechanism {
     /** delta_eps(h) and the largest privacy loss {@code |ln P_h(y) - ln P_h'(y)|} over neighbours and outputs. */
     public NoisyProfile profile(int[] h, double eps) {
         SamplingHistogramMechanism.checkEpsilon(eps);
-        int n = SamplingHistogramMechanism.of(sampling, sampleSize).checkHistogram(h);
+        long total = SamplingHistogramMechanism.of(sampling, sampleSize).checkHistogram(h);
+        if (total > Integer.MAX_VALUE) {
+            throw new BadInputException("counts", "n = " + total, "the noisy mechanism's exact output law needs n <= " + Integer.MAX_VALUE);
+        }
+        int n = (int) total;
         int m = h.length;
         checkWork(m, n);
         double[] base = outputLaw(h);

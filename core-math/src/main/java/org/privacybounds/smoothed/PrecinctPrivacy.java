@@ -62,7 +62,8 @@ public final class PrecinctPrivacy {
 
         /** T for a precinct of n ballots. */
         public int sampleSize(long n) {
-            return draw == Draw.LOST_FRACTION ? SampleSize.fromLostFraction(fraction, n) : SampleSize.fromSampleFraction(fraction, n);
+            // a precinct's n fits an int (checked where it is read), and T <= n
+            return Math.toIntExact(draw == Draw.LOST_FRACTION ? SampleSize.fromLostFraction(fraction, n) : SampleSize.fromSampleFraction(fraction, n));
         }
 
         @Override

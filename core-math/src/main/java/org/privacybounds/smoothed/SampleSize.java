@@ -39,22 +39,22 @@ public final class SampleSize {
     }
 
     /** T from a sampling rate: {@code ceil(eta n)} or {@code round(eta n)}, exactly. */
-    public static int fromEta(BigDecimal eta, long n, Rounding rounding) {
+    public static long fromEta(BigDecimal eta, long n, Rounding rounding) {
         BigDecimal product = eta.multiply(BigDecimal.valueOf(n));
         RoundingMode mode = rounding == Rounding.CEIL ? RoundingMode.CEILING : RoundingMode.HALF_UP;
         return checked("eta", product.setScale(0, mode).longValueExact(), n);
     }
 
     /** T from the number of lost (unsampled) records: {@code T = n - lost}. */
-    public static int fromLost(long lost, long n) {
+    public static long fromLost(long lost, long n) {
         if (lost < 0 || lost > n) {
             throw new BadInputException("lost", lost, "must be in [0, n] with n = " + n);
         }
-        return (int) (n - lost);
+        return n - lost;
     }
 
     /** T from the fraction of records lost: {@code T = n - floor(fraction n)} (so T = ceil((1 - fraction) n)). */
-    public static int fromLostFraction(BigDecimal fraction, long n) {
+    public static long fromLostFraction(BigDecimal fraction, long n) {
         if (fraction.signum() <= 0 || fraction.compareTo(BigDecimal.ONE) >= 0) {
             throw new BadInputException("lost fraction", fraction.toPlainString(), "must be in the open interval (0, 1)");
         }
@@ -63,7 +63,7 @@ public final class SampleSize {
     }
 
     /** T from the fraction of records published (a random audit sample): {@code T = ceil(fraction n)}, exactly. */
-    public static int fromSampleFraction(BigDecimal fraction, long n) {
+    public static long fromSampleFraction(BigDecimal fraction, long n) {
         if (fraction.signum() <= 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
             throw new BadInputException("sample fraction", fraction.toPlainString(), "must be in (0, 1]");
         }
@@ -71,10 +71,10 @@ public final class SampleSize {
     }
 
     /** Validates a sample size given directly. */
-    public static int checked(String parameter, long sampleSize, long n) {
+    public static long checked(String parameter, long sampleSize, long n) {
         if (sampleSize < 0 || sampleSize > n) {
             throw new BadInputException(parameter, sampleSize, "the sample size T must be in [0, n] with n = " + n);
         }
-        return (int) sampleSize;
+        return sampleSize;
     }
 }

@@ -49,16 +49,24 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         return Math.max(FLOATING_POINT_ALLOWANCE, 64 * Math.ulp(Math.abs(logDelta)));
     }
 
-    private final Sampling sampling;
-    private final int sampleSize;
+    /**
+     * The largest n (records) this mechanism is evaluated at: 10^11, past the world's population (8e9) by more than ten
+     * times. Counts are {@code long}; every count and every product of two counts in a likelihood ratio stays exact or
+     * rounded once in a double far below this, and the floating-point allowance was validated against 40-digit sums up to
+     * here (see the tests).
+     */
+    public static final long MAX_N = 100_000_000_000L;
 
-    private SamplingHistogramMechanism(Sampling sampling, int sampleSize) {
+    private final Sampling sampling;
+    private final long sampleSize;
+
+    private SamplingHistogramMechanism(Sampling sampling, long sampleSize) {
         this.sampling = sampling;
         this.sampleSize = sampleSize;
     }
 
     /** The mechanism that samples {@code sampleSize} records. */
-    public static SamplingHistogramMechanism of(Sampling sampling, int sampleSize) {
+    public static SamplingHistogramMechanism of(Sampling sampling, long sampleSize) {
         if (sampleSize < 0) {
             throw new BadInputException("T", sampleSize, "must be >= 0");
         }
@@ -69,12 +77,17 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         return sampling;
     }
 
-    public int sampleSize() {
+    public long sampleSize() {
         return sampleSize;
     }
 
     /** Validates a histogram against this mechanism and returns n. */
-    public int checkHistogram(int[] counts) {
+    public long checkHistogram(int[] counts) {
+        return checkHistogram(wide(counts));
+    }
+
+    /** {@link #checkHistogram(int[])} for counts past the int range. */
+    public long checkHistogram(long[] counts) {
         if (counts.length < 2) {
             throw new BadInputException("counts", counts.length + " categories", "need at least 2 categories");
         }
@@ -85,17 +98,30 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
             }
             n += counts[i];
         }
-        if (n < 1 || n > Integer.MAX_VALUE) {
-            throw new BadInputException("counts", "n = " + n, "the total n must be in [1, " + Integer.MAX_VALUE + "]");
+        if (n < 1 || n > MAX_N) {
+            throw new BadInputException("counts", "n = " + n, "the total n must be in [1, " + MAX_N + "]");
         }
         if (sampling == Sampling.WITHOUT_REPLACEMENT && sampleSize > n) {
             throw new BadInputException("T", sampleSize, "T must be <= n = " + n + " when sampling without replacement");
         }
-        return (int) n;
+        return n;
+    }
+
+    private static long[] wide(int[] counts) {
+        long[] out = new long[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            out[i] = counts[i];
+        }
+        return out;
     }
 
     /** The hockey-stick divergence {@code d_eps(g, g - e_a + e_b)} in log space, with its certificate. */
     public double[] logHockeyStick(int[] g, int a, int b, double eps) {
+        return logHockeyStick(wide(g), a, b, eps);
+    }
+
+    /** {@link #logHockeyStick(int[], int, int, double)} for counts past the int range. */
+    public double[] logHockeyStick(long[] g, int a, int b, double eps) {
         checkHistogram(g);
         MovePair.Sum s = new MovePair(sampling, g, a, b, sampleSize).hockeyStick(eps, RELATIVE_TOLERANCE);
         return new double[] {s.log(), s.relativeTruncation() + floatingPointAllowance(s.log())};
@@ -113,6 +139,11 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
      * sums of a two-category histogram lie hundreds of nats below the others and cost one log-pmf value instead of a sum.
      */
     public ProfileValue profile(int[] h, double eps) {
+        return profile(wide(h), eps);
+    }
+
+    /** {@link #profile(int[], double)} for counts past the int range. */
+    public ProfileValue profile(long[] h, double eps) {
         checkHistogram(h);
         checkEpsilon(eps);
         return profile(new Neighbours(h), eps);
@@ -123,6 +154,11 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
      * and their laws are built once for all of them. The same values as one call per eps.
      */
     public ProfileValue[] profiles(int[] h, double[] eps, boolean[] which) {
+        return profiles(wide(h), eps, which);
+    }
+
+    /** {@link #profiles(int[], double[], boolean[])} for counts past the int range. */
+    public ProfileValue[] profiles(long[] h, double[] eps, boolean[] which) {
         checkHistogram(h);
         for (int e = 0; e < eps.length; e++) {
             if (which[e]) {
@@ -144,7 +180,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         final java.util.List<MovePair> pairs = new java.util.ArrayList<>();
         final java.util.List<Neighbor> neighbours = new java.util.ArrayList<>();
 
-        Neighbours(int[] h) {
+        Neighbours(long[] h) {
             int m = h.length;
             for (int a = 0; a < m; a++) {
                 if (h[a] == 0) {
@@ -158,7 +194,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
                     pairs.add(new MovePair(sampling, h, a, b, sampleSize));
                     neighbours.add(new Neighbor(a, b, Direction.X_TO_NEIGHBOR));
                     // d(h', h): base h', move b -> a
-                    int[] hp = h.clone();
+                    long[] hp = h.clone();
                     hp[a]--;
                     hp[b]++;
                     pairs.add(new MovePair(sampling, hp, b, a, sampleSize));
@@ -228,7 +264,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
      * replacement. Both are attained (a category absent from x and present in x'), so no smaller
      * delta makes M_H (eps, delta)-DP for any eps.
      */
-    public double logDpDelta(int n) {
+    public double logDpDelta(long n) {
         if (sampleSize == 0) {
             return Double.NEGATIVE_INFINITY;
         }

@@ -18,7 +18,7 @@ class CountLawRatioTest {
             CountLaw.binomial(1_000_000, 3, 7), CountLaw.binomial(2_000_000_000, 0.055333)};
         for (CountLaw law : laws) {
             for (int d = -3000; d <= 3000; d += 7) {
-                int k = law.mode() + d;
+                long k = law.mode() + d;
                 if (k < law.lower() || k >= law.upper()) {
                     continue;
                 }
@@ -81,11 +81,11 @@ class CountLawRatioTest {
             int marked = rnd.nextInt(pop + 1);
             int draws = rnd.nextInt(pop + 1);
             CountLaw law = CountLaw.hypergeometric(pop, marked, draws);
-            int m = law.mode();
+            long m = law.mode();
             assertTrue(m >= law.lower() && m <= law.upper());
             double pm = law.logProbability(m);
             for (int d = -3; d <= 3; d++) {
-                int k = m + d;
+                long k = m + d;
                 if (k >= law.lower() && k <= law.upper()) {
                     assertTrue(law.logProbability(k) <= pm + 1e-12 * Math.max(1, Math.abs(pm)),
                             pop + "," + marked + "," + draws + ": P(" + k + ") > P(mode " + m + ")");

@@ -45,7 +45,7 @@ class LogMathTest {
     void modeIsTheArgmax() {
         CountLaw law = CountLaw.hypergeometric(1000, 333, 977);
         double m = law.logProbability(law.mode());
-        for (int k = law.lower(); k <= law.upper(); k++) {
+        for (long k = law.lower(); k <= law.upper(); k++) {
             assertEquals(true, law.logProbability(k) <= m, "k = " + k);
         }
         // Binomial(50, 1/3): (n + 1) p = 17 is an integer, so 16 and 17 tie

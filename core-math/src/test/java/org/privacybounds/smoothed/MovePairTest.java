@@ -148,8 +148,8 @@ class MovePairTest {
                 MovePair p = new MovePair(Sampling.WITHOUT_REPLACEMENT, g, ab[0], ab[1], t);
                 MovePair.Region r = p.hockeyRegion(eps);
                 int lo = Math.max(0, t - (n - g[ab[0]])); // the outer hypergeometric's support starts here
-                int hi = r.to();
-                int want = org.privacybounds.numeric.LogConcaveSum.firstTrue(lo, hi, ka -> p.logRho(ka, t - ka) < -eps);
+                long hi = r.to();
+                long want = org.privacybounds.numeric.LogConcaveSum.firstTrue(lo, hi, ka -> p.logRho(ka, t - ka) < -eps);
                 assertEquals(want, r.from(), "n=" + n + " T=" + t + " h=" + h + " pair " + ab[0] + "->" + ab[1] + " eps=" + eps);
             }
         }

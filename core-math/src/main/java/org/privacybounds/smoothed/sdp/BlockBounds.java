@@ -11,10 +11,24 @@ import org.privacybounds.numeric.LogMath;
  * the largest value over a range of h, and sums over blocks weighted by Bernstein tails.
  */
 final class BlockBounds {
+    /** The block size up to n = 2^31 - 1. */
     static final int BLOCK = 256;
+    /** The most blocks: past n = 2^31 - 1 the block size doubles as often as needed to stay within this many. */
+    static final int MAX_BLOCKS = 1 << 23;
+
+    /** The block size at n: {@link #BLOCK}, doubled until n / size + 1 is at most {@link #MAX_BLOCKS}. */
+    static int blockSize(long n) {
+        int b = BLOCK;
+        while (n / b + 1 > MAX_BLOCKS) {
+            b *= 2;
+        }
+        return b;
+    }
 
     private final LargeNProblem p;
-    private final int n;
+    private final long n;
+    /** Values of h per block. */
+    final int block;
     /** ln of the bound per block. */
     final double[] max;
     /** Which blocks hold the per-h bound (or exact delta) rather than the block bound. */
@@ -28,13 +42,14 @@ final class BlockBounds {
     BlockBounds(LargeNProblem p, ChernoffBound ub) {
         this.p = p;
         this.n = p.n;
-        int blocks = n / BLOCK + 1;
+        this.block = blockSize(n);
+        int blocks = (int) (n / block + 1);
         double[] m = new double[blocks];
         this.max = m;
         this.fine = new boolean[blocks];
         java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> {
-            int lo = b * BLOCK;
-            int hi = Math.min(n, lo + BLOCK - 1);
+            long lo = (long) b * block;
+            long hi = Math.min(n, lo + block - 1);
             m[b] = Math.min(ub.logUpperOver(lo, hi), ub.logUpperOver(n - hi, n - lo));
         });
     }
@@ -45,11 +60,11 @@ final class BlockBounds {
      * delta(n - h)) bounds the same pairs from the other category's side and is never tighter by more than the two
      * bounds' rounding margins (below 1e-7 nats from n = 2,000 to 1.55e8, eps 0 to 7): it is not computed.
      */
-    int refine(HypergeometricBound ub, List<int[]> hRanges) {
+    int refine(HypergeometricBound ub, List<long[]> hRanges) {
         double[] m = max;
         java.util.BitSet marked = new java.util.BitSet(fine.length);
-        for (int[] r : hRanges) {
-            for (int b = Math.max(0, r[0]) / BLOCK; b <= Math.min(n, r[1]) / BLOCK; b++) {
+        for (long[] r : hRanges) {
+            for (int b = (int) (Math.max(0, r[0]) / block); b <= Math.min(n, r[1]) / block; b++) {
                 if (!fine[b]) {
                     marked.set(b);
                 }
@@ -57,8 +72,8 @@ final class BlockBounds {
         }
         int[] todo = marked.stream().toArray();
         java.util.Arrays.stream(todo).parallel().forEach(b -> {
-            int lo = b * BLOCK;
-            int hi = Math.min(n, lo + BLOCK - 1);
+            long lo = (long) b * block;
+            long hi = Math.min(n, lo + block - 1);
             double v = Double.NEGATIVE_INFINITY;
             for (double u : ub.logUpperRange(lo, hi)) {
                 v = Math.max(v, u);
@@ -70,7 +85,7 @@ final class BlockBounds {
         }
         summary = null;
         if (todo.length > 0) {
-            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + BLOCK);
+            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + block);
         }
         return todo.length;
     }
@@ -80,19 +95,19 @@ final class BlockBounds {
         double[] m = max;
         // blocks are independent (each writes its own slot): in parallel
         java.util.stream.IntStream.range(0, m.length).parallel().forEach(blk -> {
-            int lo = blk * BLOCK;
-            int hi = Math.min(n, lo + BLOCK - 1);
+            long lo = (long) blk * block;
+            long hi = Math.min(n, lo + block - 1);
             if (!p.has(lo, e) && !p.has(hi, e)) {
                 return;
             }
             double v = Double.NEGATIVE_INFINITY;
             double[] up = null; // the per-h bound of the block, computed once where a value of h is not known
-            for (int h = lo; h <= hi; h++) {
+            for (long h = lo; h <= hi; h++) {
                 double c = p.delta(h, e);
                 if (Double.isNaN(c) && up == null) {
                     up = ub.logUpperRange(lo, hi);
                 }
-                v = Math.max(v, !Double.isNaN(c) ? c : up[h - lo]);
+                v = Math.max(v, !Double.isNaN(c) ? c : up[(int) (h - lo)]);
             }
             m[blk] = v;
             fine[blk] = true;
@@ -107,17 +122,17 @@ final class BlockBounds {
     double rangeMax(long a, long b) {
         double[] blockMax = max;
         double m = Double.NEGATIVE_INFINITY;
-        for (long blk = a / BLOCK; blk <= b / BLOCK && blk < blockMax.length; blk++) {
+        for (long blk = a / block; blk <= b / block && blk < blockMax.length; blk++) {
             m = Math.max(m, blockMax[(int) blk]);
         }
         return m + 1e-9;
     }
 
     /** An upper bound on max_{s in [0, K]} UB(h + s) from the block maxima. */
-    double windowMax(int h, int kSwing) {
+    double windowMax(long h, int kSwing) {
         double[] blockMax = max;
-        int b0 = h / BLOCK;
-        int b1 = Math.min(blockMax.length - 1, (h + kSwing) / BLOCK);
+        int b0 = (int) (h / block);
+        int b1 = (int) Math.min(blockMax.length - 1, (h + kSwing) / block);
         double m = Double.NEGATIVE_INFINITY;
         for (int b = b0; b <= b1; b++) {
             m = Math.max(m, blockMax[b]);
@@ -130,11 +145,11 @@ final class BlockBounds {
         double[] blockMax = max;
         double[] s = new double[blockMax.length];
         for (int blk = 0; blk < s.length; blk++) {
-            int lo = blk * BLOCK;
-            int hi = Math.min(n - 1, lo + BLOCK - 1);
+            long lo = (long) blk * block;
+            long hi = Math.min(n - 1, lo + block - 1);
             double m = Double.NEGATIVE_INFINITY;
             boolean exact = true;
-            for (int h = lo; h <= hi && exact; h++) {
+            for (long h = lo; h <= hi && exact; h++) {
                 double la = p.delta(h, e);
                 double lb = p.delta(h + 1, e);
                 if (Double.isNaN(la) || Double.isNaN(lb)) {
@@ -169,12 +184,19 @@ final class BlockBounds {
         static final int[] SIZES = {GROUP, SMALL};
         static final double[] LOG_SIZES = {Math.log(GROUP), Math.log(SMALL)};
         final double[] blocks;
+        /** Values of h per block. */
+        final int block;
         final double globalMax;
         /** Per size of {@link #SIZES}: the largest value of each aligned group of that many blocks. */
         final double[][] levelMax;
 
         Summary(double[] blocks) {
+            this(blocks, BLOCK);
+        }
+
+        Summary(double[] blocks, int block) {
             this.blocks = blocks;
+            this.block = block;
             double[] g = new double[(blocks.length + GROUP - 1) / GROUP];
             double[] sm = new double[(blocks.length + SMALL - 1) / SMALL];
             java.util.Arrays.fill(g, Double.NEGATIVE_INFINITY);
@@ -211,14 +233,14 @@ final class BlockBounds {
     /** The summary of the current block values (recomputed after {@link #refine} or {@link #refresh} changed them). */
     Summary summary() {
         if (summary == null) {
-            summary = new Summary(max);
+            summary = new Summary(max, block);
         }
         return summary;
     }
 
     /** The last h of block blk (within [0, n]). */
-    private static double blockEnd(int n, int blk) {
-        return Math.min(n, (double) blk * BLOCK + BLOCK - 1);
+    private static double blockEnd(long n, int block, int blk) {
+        return Math.min(n, (double) blk * block + block - 1);
     }
 
     /**
@@ -230,8 +252,9 @@ final class BlockBounds {
      * (its size) x (the factor at its end nearest the means) x (its largest value), when that term is below
      * e^-40 / (number of blocks) of the floor; only groups that matter are visited block by block.
      */
-    static double blockSum(int n, double muA, double muB, double var, Summary s, double floorLog) {
+    static double blockSum(long n, double muA, double muB, double var, Summary s, double floorLog) {
         double[] blocks = s.blocks;
+        final int block = s.block;
         double globalMax = s.globalMax;
         if (globalMax == Double.NEGATIVE_INFINITY) {
             return globalMax;
@@ -239,19 +262,19 @@ final class BlockBounds {
         // far enough that (number of blocks) x factor x largest value is below e^-40 of the floor
         double drop = Math.max(60, globalMax - floorLog + 40 + Math.log(blocks.length));
         double tcut = drop / 3 + Math.sqrt(drop * drop / 9 + 2 * drop * var);
-        int from = (int) Math.max(0, Math.floor((muA - tcut) / BLOCK) - 1);
-        int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / BLOCK) + 1);
+        int from = (int) Math.max(0, Math.floor((muA - tcut) / block) - 1);
+        int to = (int) Math.min(blocks.length - 1, Math.ceil((muB + tcut) / block) + 1);
         double negligible = floorLog - 40 - Math.log(blocks.length);
         // blocks [lowEnd + 1, highStart - 1] lie between the means (neither end < muA nor start > muB)
-        int lowEnd = (int) Math.max(from - 1, Math.min(to, Math.ceil((muA - (BLOCK - 1)) / BLOCK) - 1));
-        while (lowEnd >= from && blockEnd(n, lowEnd) >= muA) {
+        int lowEnd = (int) Math.max(from - 1, Math.min(to, Math.ceil((muA - (block - 1)) / block) - 1));
+        while (lowEnd >= from && blockEnd(n, block, lowEnd) >= muA) {
             lowEnd--;
         }
-        while (lowEnd + 1 <= to && blockEnd(n, lowEnd + 1) < muA) {
+        while (lowEnd + 1 <= to && blockEnd(n, block, lowEnd + 1) < muA) {
             lowEnd++;
         }
         // the first block that starts above muB
-        int highStart = (int) Math.max(lowEnd + 1, Math.min(to + 1L, (long) Math.floor(muB / BLOCK) + 1));
+        int highStart = (int) Math.max(lowEnd + 1, Math.min(to + 1L, (long) Math.floor(muB / block) + 1));
         double mid = lowEnd + 1 <= highStart - 1 ? s.max(lowEnd + 1, highStart - 1) : Double.NEGATIVE_INFINITY;
         double tails = Double.NEGATIVE_INFINITY;
         // the tails, from the means outward: below (dir = -1) and above (dir = 1)
@@ -259,7 +282,7 @@ final class BlockBounds {
             int blk = dir < 0 ? lowEnd : highStart;
             while (dir < 0 ? blk >= from : blk <= to) {
                 // the distance from the means to the block's end nearest them, and the Bernstein factor there
-                double t = dir < 0 ? muA - blockEnd(n, blk) : (double) blk * BLOCK - muB;
+                double t = dir < 0 ? muA - blockEnd(n, block, blk) : (double) blk * block - muB;
                 double factor = -t * t / (2 * (var + t / 3));
                 double term = factor + blocks[blk];
                 int step = 1;

@@ -15,12 +15,12 @@ package org.privacybounds.smoothed.sdp;
  * {@link LargeNSmoothed} discard assignments without evaluating them.
  */
 public final class ChernoffBound {
-    private final int n;
-    private final int lost;
+    private final long n;
+    private final long lost;
     private final double expMinusEps;
     private final double logDp;
 
-    public ChernoffBound(int n, int sampleSize, double eps) {
+    public ChernoffBound(long n, long sampleSize, double eps) {
         this.n = n;
         this.lost = n - sampleSize;
         this.expMinusEps = Math.exp(-eps);
@@ -28,7 +28,7 @@ public final class ChernoffBound {
     }
 
     /** ln UB(h). */
-    public double logUpper(int h) {
+    public double logUpper(long h) {
         if (lost == 0) {
             return 0; // deterministic: delta = 1
         }
@@ -43,25 +43,25 @@ public final class ChernoffBound {
     }
 
     /**
-     * ln of one bound on UB(h) for every h in [hLo, hHi]: at least {@link #logUpper(int)} of each, from one evaluation per
+     * ln of one bound on UB(h) for every h in [hLo, hHi]: at least {@link #logUpper(long)} of each, from one evaluation per
      * block instead of one per h. The thresholds j1(g) and j2(g) are non-decreasing in g (dx/dg = e^-eps (n+1)(L+1)/D^2 > 0
      * for x1, and x2's numerator grows while its denominator shrinks), and KL(a || q) grows as a moves away from q, so the
      * pair (smallest threshold, farthest q) bounds the whole block: for d(g, g+1), a = j1(g0)/L against q = g1/n; for
      * d(g+1, g), a = j2(g1)/L against q = (g0+1)/n.
      */
-    public double logUpperOver(int hLo, int hHi) {
+    public double logUpperOver(long hLo, long hHi) {
         if (lost == 0) {
             return 0;
         }
-        int g0 = Math.max(0, hLo - 1);
-        int g1 = Math.min(n - 1, hHi);
+        long g0 = Math.max(0, hLo - 1);
+        long g1 = Math.min(n - 1, hHi);
         if (g0 > g1) {
             return logUpper(hLo);
         }
         return Math.min(Math.max(plusOver(g0, g1), minusOver(g0, g1)), logDp);
     }
 
-    private double plusOver(int g0, int g1) {
+    private double plusOver(long g0, long g1) {
         long j1 = threshold1(g0);
         if (j1 > Math.min(g1, lost)) {
             return Double.NEGATIVE_INFINITY; // j1(g) >= j1(g0) > min(g1, L) >= min(g, L) for every g of the block
@@ -71,7 +71,7 @@ public final class ChernoffBound {
         return a <= q ? 0 : -lost * kl(a, q);
     }
 
-    private double minusOver(int g0, int g1) {
+    private double minusOver(long g0, long g1) {
         long j2 = threshold2(g1);
         double a = (double) j2 / lost;
         double q = (g0 + 1.0) / n;
@@ -79,7 +79,7 @@ public final class ChernoffBound {
     }
 
     /** The outward-rounded j1 of d(g, g+1): R(j) < e^-eps iff j > x1, so the event is j >= j1. */
-    private long threshold1(int g) {
+    private long threshold1(long g) {
         double num = (g + 1.0) * lost - expMinusEps * (n - g);
         double den = (g + 1.0) + expMinusEps * (n - g);
         double x1 = num / den;
@@ -87,13 +87,13 @@ public final class ChernoffBound {
     }
 
     /** The outward-rounded j2 of d(g+1, g): the event j' < x2, so j' <= j2. */
-    private long threshold2(int g) {
+    private long threshold2(long g) {
         double x2 = expMinusEps * (g + 1.0) * (lost + 1.0) / ((n - g) + expMinusEps * (g + 1.0));
         return (long) Math.ceil(x2 + 1e-9 * Math.max(1, x2));
     }
 
     /** ln of a bound on d(g, g+1) = E_g[(1 - e^eps R)_+]. */
-    private double upperPlus(int g) {
+    private double upperPlus(long g) {
         long j1 = threshold1(g);
         if (j1 > Math.min(g, lost)) {
             return Double.NEGATIVE_INFINITY;
@@ -104,7 +104,7 @@ public final class ChernoffBound {
     }
 
     /** ln of a bound on d(g+1, g) = E_{g+1}[(1 - e^eps / R)_+]. */
-    private double upperMinus(int g) {
+    private double upperMinus(long g) {
         long j2 = threshold2(g);
         long jMin = Math.max(0, lost - (n - g - 1L));
         if (j2 < jMin) {

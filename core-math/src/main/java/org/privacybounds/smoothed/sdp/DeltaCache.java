@@ -10,32 +10,32 @@ final class DeltaCache {
     private final int width;
     private final double[][] chunks;
 
-    DeltaCache(int n, int epsCount) {
+    DeltaCache(long n, int epsCount) {
         this.width = epsCount;
-        this.chunks = new double[n / 2 / CHUNK + 1][];
+        this.chunks = new double[Math.toIntExact(n / 2 / CHUNK + 1)][];
     }
 
     /** Whether ln delta(h) is known for eps index e. */
-    boolean has(int key, int e) {
-        double[] c = chunks[key / CHUNK];
-        return c != null && !Double.isNaN(c[(key % CHUNK) * width + e]);
+    boolean has(long key, int e) {
+        double[] c = chunks[(int) (key / CHUNK)];
+        return c != null && !Double.isNaN(c[(int) (key % CHUNK) * width + e]);
     }
 
     /** ln delta for eps index e; NaN if not computed. */
-    double get(int key, int e) {
-        double[] c = chunks[key / CHUNK];
-        return c == null ? Double.NaN : c[(key % CHUNK) * width + e];
+    double get(long key, int e) {
+        double[] c = chunks[(int) (key / CHUNK)];
+        return c == null ? Double.NaN : c[(int) (key % CHUNK) * width + e];
     }
 
     /** Stores the values that are not NaN (an eps that was not requested keeps what the cache had). */
-    void put(int key, double[] values) {
-        double[] c = chunks[key / CHUNK];
+    void put(long key, double[] values) {
+        double[] c = chunks[(int) (key / CHUNK)];
         if (c == null) {
             c = new double[CHUNK * width];
             java.util.Arrays.fill(c, Double.NaN);
-            chunks[key / CHUNK] = c;
+            chunks[(int) (key / CHUNK)] = c;
         }
-        int base = (key % CHUNK) * width;
+        int base = (int) (key % CHUNK) * width;
         for (int e = 0; e < width; e++) {
             if (!Double.isNaN(values[e])) {
                 c[base + e] = values[e];

@@ -15,7 +15,7 @@ final class EndScan {
     }
 
     /** The result of one end scan: best f, its n1 (records on the p_hi vertex) and the truncation bound. */
-    record Scan(double bestLog, int bestN1, double logSkipped) {
+    record Scan(double bestLog, long bestN1, double logSkipped) {
         double relErr() {
             return logSkipped == Double.NEGATIVE_INFINITY ? 0 : Math.exp(logSkipped - bestLog);
         }
@@ -36,12 +36,12 @@ final class EndScan {
      * K swing records, k of them on the other vertex, k = 0..K.
      */
     static Scan scan(LargeNProblem p, int e, boolean hiEnd, int kSwing, BlockBounds blockMax, HypergeometricBound tight) {
-        int n = p.n;
+        long n = p.n;
         double pHi = p.pHi;
         double pLo = p.pLo;
         double pm = hiEnd ? pHi : pLo;
         double po = hiEnd ? pLo : pHi;
-        int baseN = n - kSwing;
+        long baseN = n - kSwing;
         CountLaw base = CountLaw.binomial(baseN, pm);
         double sd = Math.sqrt(baseN * pm * (1 - pm)) + 1;
         // each side of the window widens on its own: where delta grows away from the mode, base(h) delta(h) peaks off
@@ -50,81 +50,98 @@ final class EndScan {
         double zHi = 10;
         // what the previous (narrower) window computed, kept across widenings: its h range, ln base(h) over it, and
         // C(s) over it in units of e^prevScale. A wider window adds only its new values of h to C
-        int prevLo = 0;
-        int prevHi = -1;
+        long prevLo = 0;
+        long prevHi = -1;
         double[] prevLb = null;
         double[] prevConv = null;
         double prevScale = 0;
+        double prevBeta = 0;
         while (true) {
-            int hl;
-            int hr;
+            long hl;
+            long hr;
             if (blockMax == null) { // full: no truncation
                 hl = base.lower();
                 hr = base.upper();
             } else {
-                hl = (int) Math.max(base.lower(), Math.floor(base.mode() - zLo * sd));
-                hr = (int) Math.min(base.upper(), Math.ceil(base.mode() + zHi * sd));
+                hl = (long) Math.max(base.lower(), Math.floor(base.mode() - zLo * sd));
+                hr = (long) Math.min(base.upper(), Math.ceil(base.mode() + zHi * sd));
             }
             p.progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, p.eps[e]));
             // the first window is the same for every eps: computed once for all of them; a widening serves this eps alone
-            p.ensure(List.of(new int[] {hl, hr + kSwing}), zLo == 10 && zHi == 10 ? -1 : e);
+            p.ensure(List.of(new long[] {hl, hr + kSwing}), zLo == 10 && zHi == 10 ? -1 : e);
             // C(s) = sum_h base(h) delta(h + s), in scaled doubles
-            int w = hr - hl + 1;
+            int w = Math.toIntExact(hr - hl + 1);
             double[] lb = new double[w];
-            double maxB = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < w; i++) {
-                int h = hl + i;
-                lb[i] = h >= prevLo && h <= prevHi ? prevLb[h - prevLo] : base.logProbability(h);
-                maxB = Math.max(maxB, lb[i]);
+                long h = hl + i;
+                lb[i] = h >= prevLo && h <= prevHi ? prevLb[(int) (h - prevLo)] : base.logProbability(h);
             }
             double[] ld = new double[w + kSwing];
-            double maxD = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < ld.length; i++) {
                 ld[i] = p.delta(hl + i, e);
-                maxD = Math.max(maxD, ld[i]);
+            }
+            // where delta spans too many nats over the window for one scale, the terms are tilted: base(h) e^{beta i} and
+            // delta e^{-beta i} (i = h - hl), so that C(s) = e^{scale + beta s} x (the tilted sum); 0 elsewhere (the same digits)
+            double beta = tilt(ld, kSwing + 1);
+            double maxB = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < w; i++) {
+                maxB = Math.max(maxB, lb[i] + beta * i);
+            }
+            double maxD = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < ld.length; i++) {
+                maxD = Math.max(maxD, ld[i] - beta * i);
             }
             if (maxD == Double.NEGATIVE_INFINITY) {
                 return new Scan(Double.NEGATIVE_INFINITY, hiEnd ? n : 0, Double.NEGATIVE_INFINITY);
             }
             double[] b = new double[w];
             for (int i = 0; i < w; i++) {
-                b[i] = Math.exp(lb[i] - maxB);
+                b[i] = Math.exp(lb[i] + beta * i - maxB);
             }
             double[] d = new double[ld.length];
             for (int i = 0; i < d.length; i++) {
-                d[i] = Math.exp(ld[i] - maxD);
+                d[i] = Math.exp(ld[i] - beta * i - maxD);
             }
             double scale = maxB + maxD;
             double[] g;
-            if (prevConv == null) {
+            if (prevConv == null || beta != 0 || prevBeta != 0) { // a tilted window is not widened from the last one
                 g = convolve(b, d, kSwing);
             } else {
-                g = widen(prevConv, Math.exp(prevScale - scale), b, d, kSwing, prevLo - hl, prevHi - hl);
+                g = widen(prevConv, Math.exp(prevScale - scale), b, d, kSwing, (int) (prevLo - hl), (int) (prevHi - hl));
             }
             prevLo = hl;
             prevHi = hr;
             prevLb = lb;
             prevConv = g.clone(); // the recursion below overwrites g
             prevScale = scale;
-            // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u)
+            prevBeta = beta;
+            // f(k) = sum_u Bin(u; k, po) G_{K-k}(u); G_{j+1}(u) = pm G_j(u+1) + (1 - pm) G_j(u). Tilted, G(u) = e^{beta u} g(u)
+            // and g_{j+1}(u) = pm e^beta g_j(u+1) + (1 - pm) g_j(u)
             double best = Double.NEGATIVE_INFINITY;
             int bestK = 0;
             double skippedU = Double.NEGATIVE_INFINITY;
-            double gMax = 0;
-            for (double v : g) {
-                gMax = Math.max(gMax, v);
+            double logGMax = Double.NEGATIVE_INFINITY; // ln of the largest G(u) (in units of e^scale)
+            for (int u = 0; u < g.length; u++) {
+                logGMax = Math.max(logGMax, Math.log(g[u]) + beta * u);
             }
+            double pmTilted = pm * Math.exp(beta);
+            double[] gt = beta == 0 ? null : new double[g.length];
             for (int j = 0; j <= kSwing; j++) {
                 int k = kSwing - j;
                 CountLaw other = CountLaw.binomial(k, po);
                 double sdk = Math.sqrt(k * po * (1 - po)) + 1;
                 int uLo = (int) Math.max(0, Math.floor(other.mode() - 40 * sdk));
                 int uHi = (int) Math.min(k, Math.ceil(other.mode() + 40 * sdk));
-                double acc = binomialDot(other, k, po, uLo, uHi, g);
+                if (gt != null) {
+                    for (int u = uLo; u <= uHi; u++) {
+                        gt[u] = g[u] * Math.exp(beta * u);
+                    }
+                }
+                double acc = binomialDot(other, k, po, uLo, uHi, gt == null ? g : gt);
                 if (uLo > 0 || uHi < k) { // Bernstein: Pr[|U - mean| >= 39 sd] and G <= gMax
                     double t = 39 * sdk;
                     double var = k * po * (1 - po);
-                    skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + Math.log(gMax) + scale);
+                    skippedU = Math.max(skippedU, Math.log(2) - t * t / (2 * (var + t / 3)) + logGMax + scale);
                 }
                 double lf = acc > 0 ? Math.log(acc) + scale : Double.NEGATIVE_INFINITY;
                 if (lf > best) {
@@ -134,11 +151,11 @@ final class EndScan {
                 if (j < kSwing) {
                     int len = kSwing - j; // G_{j+1} on u in [0, K - j - 1]
                     for (int u = 0; u < len; u++) {
-                        g[u] = pm * g[u + 1] + (1 - pm) * g[u];
+                        g[u] = pmTilted * g[u + 1] + (1 - pm) * g[u];
                     }
                 }
             }
-            int bestN1 = hiEnd ? n - bestK : bestK;
+            long bestN1 = hiEnd ? n - bestK : bestK;
             if (blockMax == null) {
                 return new Scan(best, bestN1, skippedU);
             }
@@ -161,12 +178,12 @@ final class EndScan {
                     wideHi = hr < base.upper();
                 }
                 if (tight != null) {
-                    List<int[]> ranges = new java.util.ArrayList<>();
+                    List<long[]> ranges = new java.util.ArrayList<>();
                     if (wideLo) {
-                        ranges.add(new int[] {lo.farthest(), hl - 1 + kSwing});
+                        ranges.add(new long[] {lo.farthest(), hl - 1 + kSwing});
                     }
                     if (wideHi) {
-                        ranges.add(new int[] {hr + 1, hi.farthest() + kSwing});
+                        ranges.add(new long[] {hr + 1, hi.farthest() + kSwing});
                     }
                     if (blockMax.refine(tight, ranges) > 0) {
                         continue;
@@ -177,6 +194,35 @@ final class EndScan {
                 break;
             }
         }
+    }
+
+    /** Above this many nats between the smallest and the largest ln delta of a window, its terms are tilted ({@link #tilt}). */
+    static final double TILT_RANGE = 500;
+
+    /**
+     * The slope beta of the tilt of a window's ln delta (the line through its first and last finite values), or 0 where its
+     * values span at most {@link #TILT_RANGE} nats (one scale holds them: e^-745 is the smallest double) or where the tilt
+     * over {@code span} steps would itself pass that many nats. One scale for values thousands of nats apart (delta at
+     * large n and eps grows by that much across a window) would flush the terms that matter to zero.
+     */
+    static double tilt(double[] ld, int span) {
+        int first = -1;
+        int last = -1;
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < ld.length; i++) {
+            if (Double.isFinite(ld[i])) {
+                first = first < 0 ? i : first;
+                last = i;
+                lo = Math.min(lo, ld[i]);
+                hi = Math.max(hi, ld[i]);
+            }
+        }
+        if (first < 0 || last == first || hi - lo <= TILT_RANGE) {
+            return 0;
+        }
+        double beta = (ld[last] - ld[first]) / (last - first);
+        return Math.abs(beta) * span < TILT_RANGE ? beta : 0;
     }
 
     /** C(s) = sum_i b[i] d[i + s] for s in [0, K] ({@link SlidingDot}, on the fork-join pool). */
@@ -211,11 +257,11 @@ final class EndScan {
         return g;
     }
 
-    /** Values of h next to the window bounded one at a time; further out, blocks of {@link BlockBounds#BLOCK}. */
+    /** Values of h next to the window bounded one at a time; further out, blocks of {@link BlockBounds#block}. */
     static final int PER_H = 4096;
 
     /** ln of the bound on one side's left-out part, and the farthest h whose share is within e^-20 of the tolerance. */
-    record Tail(double log, int farthest) {
+    record Tail(double log, long farthest) {
     }
 
     /**
@@ -224,19 +270,19 @@ final class EndScan {
      * {@link #PER_H} values, a block of h counts as (its size) x base(h) at its end nearest the window (base decreases away
      * from the window, which holds the mode) x the block maxima over its h + [0, K].
      */
-    private static Tail windowTail(LargeNProblem p, CountLaw base, int baseN, double pm, int hl, int hr, int kSwing, BlockBounds blockMax, double best,
+    private static Tail windowTail(LargeNProblem p, CountLaw base, long baseN, double pm, long hl, long hr, int kSwing, BlockBounds blockMax, double best,
             int dir) {
         double logDp = Math.log((double) p.sampleSize / p.n);
         double stop = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 40;
         double significant = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 20;
         double acc = Double.NEGATIVE_INFINITY;
-        int start = dir < 0 ? hl - 1 : hr + 1;
-        int farthest = start;
-        int h = start;
+        long start = dir < 0 ? hl - 1 : hr + 1;
+        long farthest = start;
+        long h = start;
         while (h >= base.lower() && h <= base.upper()) {
-            int width = Math.abs(h - start) < PER_H ? 1 : BlockBounds.BLOCK;
-            int far = dir < 0 ? Math.max(base.lower(), h - width + 1) : Math.min(base.upper(), h + width - 1);
-            int span = Math.abs(far - h);
+            int width = Math.abs(h - start) < PER_H ? 1 : blockMax.block;
+            long far = dir < 0 ? Math.max(base.lower(), h - width + 1) : Math.min(base.upper(), h + width - 1);
+            int span = (int) Math.abs(far - h);
             double term = Math.log(span + 1.0) + base.logProbability(h) + blockMax.windowMax(Math.min(h, far), span + kSwing);
             acc = LogMath.logAdd(acc, term);
             if (term > significant) {
@@ -267,7 +313,7 @@ final class EndScan {
             }
             return acc;
         }
-        int mode = Math.max(lo, Math.min(hi, law.mode()));
+        int mode = (int) Math.max(lo, Math.min(hi, law.mode()));
         double odds = p / (1 - p);
         double pm = Math.exp(law.logProbability(mode));
         double acc = pm * g[mode];

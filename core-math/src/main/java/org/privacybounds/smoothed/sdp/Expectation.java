@@ -20,7 +20,7 @@ import org.privacybounds.numeric.LogMath;
  * @param logDelta ln delta(h) for h in [xl + yl, xr + yr]
  * @param logTail  ln of the bound on what the windows leave out
  */
-public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr, int yl, int yr, int hStart, double[] logDelta,
+public record Expectation(long n, double pHi, double pLo, long n1, long xl, long xr, long yl, long yr, long hStart, double[] logDelta,
         double logTail) implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -29,14 +29,14 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
      *
      * @param logTail ln of the bound on the left-out part ({@code -Infinity} when the windows are the whole supports)
      */
-    public record Window(int xl, int xr, int yl, int yr, double logTail) {
+    public record Window(long xl, long xr, long yl, long yr, double logTail) {
         /** The first h = x + y the windows produce. */
-        public int hFrom() {
+        public long hFrom() {
             return xl + yl;
         }
 
         /** The last h. */
-        public int hTo() {
+        public long hTo() {
             return xr + yr;
         }
     }
@@ -49,9 +49,9 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
 
     /**
      * The windows for f(n1), bounding what they leave out by Chernoff tails of X and Y times the DP delta
-     * ({@code logDp}); see {@link #window(int, double, double, int, double, double, DeltaBound)}.
+     * ({@code logDp}); see {@link #window(long, double, double, long, double, double, DeltaBound)}.
      */
-    public static Window window(int n, double pHi, double pLo, int n1, double logDp, double logTarget) {
+    public static Window window(long n, double pHi, double pLo, long n1, double logDp, double logTarget) {
         return window(n, pHi, pLo, n1, logDp, logTarget, (a, b) -> logDp);
     }
 
@@ -70,7 +70,7 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
      *
      * @return the windows and the bound on what they leave out
      */
-    public static Window window(int n, double pHi, double pLo, int n1, double logDp, double logTarget, DeltaBound bound) {
+    public static Window window(long n, double pHi, double pLo, long n1, double logDp, double logTarget, DeltaBound bound) {
         CountLaw x = CountLaw.binomial(n1, pHi);
         CountLaw y = CountLaw.binomial(n - n1, pLo);
         double sdx = Math.sqrt(n1 * pHi * (1 - pHi)) + 1;
@@ -80,10 +80,10 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
         double[] z = {6, 6, 6, 6}; // x left, x right, y left, y right, in standard deviations from the mode
         double quarter = logTarget - Math.log(4);
         while (true) {
-            int xl = (int) Math.max(x.lower(), Math.floor(x.mode() - z[0] * sdx));
-            int xr = (int) Math.min(x.upper(), Math.ceil(x.mode() + z[1] * sdx));
-            int yl = (int) Math.max(y.lower(), Math.floor(y.mode() - z[2] * sdy));
-            int yr = (int) Math.min(y.upper(), Math.ceil(y.mode() + z[3] * sdy));
+            long xl = (long) Math.max(x.lower(), Math.floor(x.mode() - z[0] * sdx));
+            long xr = (long) Math.min(x.upper(), Math.ceil(x.mode() + z[1] * sdx));
+            long yl = (long) Math.max(y.lower(), Math.floor(y.mode() - z[2] * sdy));
+            long yr = (long) Math.min(y.upper(), Math.ceil(y.mode() + z[3] * sdy));
             boolean full = xl == x.lower() && xr == x.upper() && yl == y.lower() && yr == y.upper();
             if (full) {
                 return new Window(xl, xr, yl, yr, Double.NEGATIVE_INFINITY);
@@ -120,9 +120,9 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
      * deviation outward from that end: {ln Pr[U reaches the chunk] (Chernoff), first, last}. Once Pr[reach] x T/n is below
      * {@code stop}, one last entry {ln Pr[reach], -1, -1} stands for all the rest (to be weighted by T/n).
      */
-    private static List<double[]> chunks(int m, double p, int l, int r, double sd, double logDp, double stop, int dir) {
+    private static List<double[]> chunks(long m, double p, long l, long r, double sd, double logDp, double stop, int dir) {
         List<double[]> out = new ArrayList<>();
-        int chunk = (int) Math.max(1, Math.ceil(sd));
+        long chunk = (long) Math.max(1, Math.ceil(sd));
         long c0 = dir < 0 ? l - 1L : r + 1L; // the chunk's value nearest the window
         while (c0 >= 0 && c0 <= m) {
             long c1 = dir < 0 ? Math.max(0, c0 - chunk + 1) : Math.min(m, c0 + chunk - 1);
@@ -165,20 +165,23 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
     public double[] evaluate() {
         CountLaw x = CountLaw.binomial(n1, pHi);
         CountLaw y = CountLaw.binomial(n - n1, pLo);
-        double[] px = scaled(x, xl, xr);
-        double[] py = scaled(y, yl, yr);
+        int off = (int) (xl + yl - hStart);
+        // where delta spans too many nats for one scale: P(x) e^{beta i} P(y) e^{beta j} delta(h) e^{-beta (i + j)} (i = x - xl,
+        // j = y - yl), the same products; beta = 0 elsewhere (the same digits)
+        double beta = EndScan.tilt(logDelta, 0);
+        double[] px = scaled(x, xl, xr, beta);
+        double[] py = scaled(y, yl, yr, beta);
         double md = Double.NEGATIVE_INFINITY;
-        for (double v : logDelta) {
-            md = Math.max(md, v);
+        for (int i = 0; i < logDelta.length; i++) {
+            md = Math.max(md, logDelta[i] - beta * (i - off));
         }
         if (md == Double.NEGATIVE_INFINITY) {
             return new double[] {Double.NEGATIVE_INFINITY, logTail};
         }
         double[] d = new double[logDelta.length];
         for (int i = 0; i < d.length; i++) {
-            d[i] = Math.exp(logDelta[i] - md);
+            d[i] = Math.exp(logDelta[i] - beta * (i - off) - md);
         }
-        int off = xl + yl - hStart;
         // each row's inner sum on its own (sliding dot products, in parallel when large), then the rows summed in order: the
         // same digits either way
         int rows = px.length - 1;
@@ -191,12 +194,12 @@ public record Expectation(int n, double pHi, double pLo, int n1, int xl, int xr,
         return new double[] {lf, logTail};
     }
 
-    /** exp(log pmf - max) over [lo, hi], with the max appended as the last element. */
-    private static double[] scaled(CountLaw law, int lo, int hi) {
-        double[] v = new double[hi - lo + 2];
+    /** exp(log pmf + beta i - max) over [lo, hi] (i = k - lo), with the max appended as the last element. */
+    private static double[] scaled(CountLaw law, long lo, long hi, double beta) {
+        double[] v = new double[Math.toIntExact(hi - lo + 2)];
         double m = Double.NEGATIVE_INFINITY;
         for (int i = 0; i <= hi - lo; i++) {
-            v[i] = law.logProbability(lo + i);
+            v[i] = law.logProbability(lo + i) + beta * i;
             m = Math.max(m, v[i]);
         }
         for (int i = 0; i <= hi - lo; i++) {

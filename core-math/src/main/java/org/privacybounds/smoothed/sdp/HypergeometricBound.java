@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
+import org.privacybounds.numeric.SaddlePoint;
 
 /**
  * A tight upper bound on delta_eps(h) for the sampling-histogram mechanism without replacement over two categories (n
@@ -20,8 +21,8 @@ public final class HypergeometricBound {
     /** The terms stop early where the next one is below this fraction of the sum so far. */
     static final double NEGLIGIBLE = 1e-17;
 
-    private final int n;
-    private final int lost;
+    private final long n;
+    private final long lost;
     private final double eps;
     private final double expEps;
     private final double logDp;
@@ -29,33 +30,33 @@ public final class HypergeometricBound {
     /** ln C(n, L), the same in every pmf value. */
     private final double logChooseNL;
 
-    public HypergeometricBound(int n, int sampleSize, double eps) {
+    public HypergeometricBound(long n, long sampleSize, double eps) {
         this.n = n;
         this.lost = n - sampleSize;
         this.eps = eps;
         this.expEps = Math.exp(eps);
         this.logDp = Math.log((double) sampleSize / n);
         this.chernoff = new ChernoffBound(n, sampleSize, eps);
-        this.logChooseNL = LogBinomialCoefficient.value(n, lost);
+        this.logChooseNL = logChoose(n, lost);
     }
 
     /**
-     * {@link #logUpper(int)} for every h in [lo, hi] (within [0, n]), the same values: each pair (g, g + 1) of neighbours is
+     * {@link #logUpper(long)} for every h in [lo, hi] (within [0, n]), the same values: each pair (g, g + 1) of neighbours is
      * bounded once, not once for each of its two histograms.
      */
-    public double[] logUpperRange(int lo, int hi) {
-        double[] out = new double[hi - lo + 1];
-        int g0 = Math.max(0, lo - 1);
-        double[] pair = new double[Math.max(0, Math.min(n - 1, hi) - g0 + 1)];
+    public double[] logUpperRange(long lo, long hi) {
+        double[] out = new double[Math.toIntExact(hi - lo + 1)];
+        long g0 = Math.max(0, lo - 1);
+        double[] pair = new double[(int) Math.max(0, Math.min(n - 1, hi) - g0 + 1)];
         java.util.Arrays.fill(pair, Double.NaN);
         // consecutive pairs: each tail's pmf moves from the last one's by a step or two (one logarithm each, not four
         // log-binomials)
         Walker up = new Walker();
         Walker down = new Walker();
-        for (int h = lo; h <= hi; h++) {
+        for (long h = lo; h <= hi; h++) {
             double c = chernoff.logUpper(h);
             if (lost == 0 || c == Double.NEGATIVE_INFINITY) {
-                out[h - lo] = c;
+                out[(int) (h - lo)] = c;
                 continue;
             }
             double b = Double.NEGATIVE_INFINITY;
@@ -65,34 +66,34 @@ public final class HypergeometricBound {
             if (h > 0) {
                 b = Math.max(b, pairBound(pair, h - 1, g0, up, down));
             }
-            out[h - lo] = Math.min(Math.min(b, c), logDp);
+            out[(int) (h - lo)] = Math.min(Math.min(b, c), logDp);
         }
         return out;
     }
 
     /** max(plus(g), minus(g)), computed on first use (NaN marks "not yet"). */
-    private double pairBound(double[] pair, int g, int g0, Walker up, Walker down) {
-        int i = g - g0;
+    private double pairBound(double[] pair, long g, long g0, Walker up, Walker down) {
+        int i = (int) (g - g0);
         if (Double.isNaN(pair[i])) {
             pair[i] = Math.max(plus(g, up), minus(g, down));
         }
         return pair[i];
     }
 
-    /** ln of an upper bound on delta(h): the smaller of this bound and {@link ChernoffBound#logUpper(int)}. */
-    public double logUpper(int h) {
+    /** ln of an upper bound on delta(h): the smaller of this bound and {@link ChernoffBound#logUpper(long)}. */
+    public double logUpper(long h) {
         return logUpperRange(h, h)[0];
     }
 
     /** ln pmf of Hypergeometric(n, k1 marked, L drawn) at j, rounded up by a margin covering the log binomials' error. */
-    private double logPmfUp(int k1, int j) {
+    private double logPmfUp(long k1, long j) {
         Walker w = new Walker();
         w.anchor(k1, j);
         return w.up();
     }
 
     /** The walked upper bound on ln pmf(k1, j) at each point of a path, one walker along it (as in {@link #logUpperRange}); for tests. */
-    double[] logPmfUpAlong(int[][] path) {
+    double[] logPmfUpAlong(long[][] path) {
         Walker w = new Walker();
         double[] out = new double[path.length];
         for (int i = 0; i < path.length; i++) {
@@ -115,15 +116,15 @@ public final class HypergeometricBound {
      * value, the sum within one ulp of its own. So {@link #up} is an upper bound like the anchor's, never an estimate.
      */
     private final class Walker {
-        int k1 = -1;
-        int j;
+        long k1 = -1;
+        long j;
         double value;
         double err;
         int steps;
 
-        void anchor(int k1, int j) {
-            double a = LogBinomialCoefficient.value(k1, j);
-            double b = LogBinomialCoefficient.value(n - k1, lost - j);
+        void anchor(long k1, long j) {
+            double a = logChoose(k1, j);
+            double b = logChoose(n - k1, lost - j);
             this.k1 = k1;
             this.j = j;
             this.value = a + b - logChooseNL;
@@ -137,7 +138,7 @@ public final class HypergeometricBound {
         }
 
         /** ln pmf(k1, j) rounded up, stepped to from the last point where that is short, else anchored there. */
-        double at(int k1t, int jt) {
+        double at(long k1t, long jt) {
             long move = Math.abs((long) k1t - k1) + Math.abs((long) jt - j);
             if (k1 < 0 || move > MAX_MOVE || steps + move > MAX_STEPS || !walk(k1t, jt)) {
                 anchor(k1t, jt);
@@ -146,9 +147,9 @@ public final class HypergeometricBound {
         }
 
         /** Steps to (k1t, jt): j first, then k1; false (the state then is not used) where a step leaves the support. */
-        private boolean walk(int k1t, int jt) {
+        private boolean walk(long k1t, long jt) {
             while (j != jt) {
-                int from = j < jt ? j : j - 1; // the ratio pmf(from + 1) / pmf(from)
+                long from = j < jt ? j : j - 1; // the ratio pmf(from + 1) / pmf(from)
                 double r = rho(k1, from);
                 if (!(r > 0) || Double.isInfinite(r)) {
                     return false;
@@ -157,7 +158,7 @@ public final class HypergeometricBound {
                 j += j < jt ? 1 : -1;
             }
             while (k1 != k1t) {
-                int from = k1 < k1t ? k1 : k1 - 1; // pmf(from + 1, j) / pmf(from, j)
+                long from = k1 < k1t ? k1 : k1 - 1; // pmf(from + 1, j) / pmf(from, j)
                 double r = ((from + 1.0) * ((double) n - from - lost + j)) / (((double) from + 1 - j) * ((double) n - from));
                 if (!(r > 0) || Double.isInfinite(r)) {
                     return false;
@@ -176,18 +177,18 @@ public final class HypergeometricBound {
     }
 
     /** rho(j) = pmf(j+1) / pmf(j) for k1 marked records. */
-    private double rho(int k1, int j) {
+    private double rho(long k1, long j) {
         return ((double) (k1 - j) * (lost - j)) / ((j + 1.0) * ((double) n - k1 - lost + j + 1));
     }
 
     /** ln of a bound on d(g, g+1) = E_g[(1 - e^eps R(j))_+] over j >= the threshold. */
-    double plus(int g) {
+    double plus(long g) {
         return plus(g, new Walker());
     }
 
-    private double plus(int g, Walker walker) {
-        int jMax = Math.min(g, lost);
-        int jMin = Math.max(0, lost - (n - g));
+    private double plus(long g, Walker walker) {
+        long jMax = Math.min(g, lost);
+        long jMin = Math.max(0, lost - (n - g));
         // (1 - e^eps R(j))_+ > 0 iff R(j) < e^-eps; start one below the outward-rounded threshold (a zero weight costs nothing)
         double num = (g + 1.0) * lost - (n - g) / expEps;
         double den = (g + 1.0) + (n - g) / expEps;
@@ -195,14 +196,14 @@ public final class HypergeometricBound {
         if (start > jMax) {
             return Double.NEGATIVE_INFINITY;
         }
-        int k = (int) start;
+        long k = start;
         if (rho(g, k) >= 1) {
             return 0; // the threshold is below the mode: no tail bound better than 1
         }
         double base = walker.at(g, k);
         double sum = 0; // sum of pmf(j) w(j) / pmf(k)
         double rel = 1; // pmf(j) / pmf(k)
-        int j = k;
+        long j = k;
         double c = (g + 1.0) / ((double) n - g);
         double rest = (double) n - g - lost;
         // R(j) = c (L - j) / (j + 1) and rho(g, j) = (g - j)(L - j) / ((j + 1)(rest + j + 1)) share one division; the terms
@@ -224,28 +225,28 @@ public final class HypergeometricBound {
     }
 
     /** ln of a bound on d(g+1, g) = E_{g+1}[(1 - e^eps / R)_+] over j' <= the threshold (j' lost category-1 records under g+1). */
-    double minus(int g) {
+    double minus(long g) {
         return minus(g, new Walker());
     }
 
-    private double minus(int g, Walker walker) {
-        int k1 = g + 1;
-        int jMin = Math.max(0, lost - (n - k1));
-        int jMax = Math.min(k1, lost);
+    private double minus(long g, Walker walker) {
+        long k1 = g + 1;
+        long jMin = Math.max(0, lost - (n - k1));
+        long jMax = Math.min(k1, lost);
         // under g+1, R as a function of j' is ((g+1)/j') ((L - j' + 1)/(n - g)) (j' >= 1), decreasing; weight (1 - e^eps / R)_+ > 0 iff R > e^eps
         double x2 = (g + 1.0) * (lost + 1.0) / ((n - g) * expEps + (g + 1.0));
         long start = Math.min(jMax, (long) Math.ceil(x2) + 1);
         if (start < jMin) {
             return Double.NEGATIVE_INFINITY;
         }
-        int k = (int) start;
+        long k = start;
         if (k == 0 || rho(k1, k - 1) <= 1) {
             return k == 0 ? logPmfUp(k1, 0) + 1e-9 : 0; // only j' = 0 (weight <= 1), or the threshold is above the mode
         }
         double base = walker.at(k1, k);
         double sum = 0;
         double rel = 1; // pmf(j) / pmf(k), j going down
-        int j = k;
+        long j = k;
         double c = ((double) n - g) / (g + 1.0);
         double rest = (double) n - k1 - lost;
         // 1/R(j') = c j' / (L - j' + 1) (0 at j' = 0, where R is infinite) and 1/rho(k1, j' - 1) = j' (rest + j') / ((k1 - j' + 1)
@@ -269,6 +270,14 @@ public final class HypergeometricBound {
             }
         }
         return base + Math.log(sum) + 1e-9;
+    }
+
+    /**
+     * ln C(a, b): Commons Numbers' where a fits an int (the digits of every n up to 2^31 - 1), {@link SaddlePoint}'s beyond;
+     * both within a few ulps of the sizes of their terms, inside the anchor's margin of 1e-12 of them.
+     */
+    private static double logChoose(long a, long b) {
+        return a <= Integer.MAX_VALUE ? LogBinomialCoefficient.value((int) a, (int) b) : SaddlePoint.logBinomialCoefficient(a, b);
     }
 
     /** The eps of this bound. */

@@ -8,8 +8,8 @@ import java.util.function.Consumer;
  * the cache of ln delta(h) filled from the {@link LargeNSmoothed.DeltaSource} (one request per batch of h).
  */
 final class LargeNProblem {
-    final int n;
-    final int sampleSize;
+    final long n;
+    final long sampleSize;
     final double pHi;
     final double pLo;
     final double[] eps;
@@ -18,7 +18,7 @@ final class LargeNProblem {
     Consumer<String> progress = s -> { };
     long deltaEvaluations;
 
-    LargeNProblem(int n, int sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
+    LargeNProblem(long n, long sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
         this.n = n;
         this.sampleSize = sampleSize;
         this.pHi = pHi;
@@ -29,22 +29,22 @@ final class LargeNProblem {
     }
 
     /** Whether delta(h) at eps index e is known. */
-    boolean has(int h, int e) {
+    boolean has(long h, int e) {
         return cache.has(Math.min(h, n - h), e);
     }
 
     /** Mean of h when {@code onHi} of {@code total} records are on the p_hi vertex and the rest on p_lo. */
-    double mean(int onHi, int total) {
+    double mean(long onHi, long total) {
         return onHi * pHi + (double) (total - onHi) * pLo;
     }
 
     /** Variance of h for the same split. */
-    double variance(int onHi, int total) {
+    double variance(long onHi, long total) {
         return onHi * pHi * (1 - pHi) + (double) (total - onHi) * pLo * (1 - pLo);
     }
 
     /** ln delta(h) at eps index e, NaN when not computed yet (delta(h) = delta(n - h)). */
-    double delta(int h, int e) {
+    double delta(long h, int e) {
         return cache.get(Math.min(h, n - h), e);
     }
 
@@ -53,20 +53,20 @@ final class LargeNProblem {
      * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
      */
     /** The ranges clipped to [0, n], sorted and merged where they overlap or touch (thousands of overlapping windows become a few). */
-    private List<int[]> merged(List<int[]> ranges) {
-        List<int[]> sorted = new java.util.ArrayList<>();
-        for (int[] r : ranges) {
-            int lo = Math.max(0, r[0]);
-            int hi = Math.min(n, r[1]);
+    private List<long[]> merged(List<long[]> ranges) {
+        List<long[]> sorted = new java.util.ArrayList<>();
+        for (long[] r : ranges) {
+            long lo = Math.max(0, r[0]);
+            long hi = Math.min(n, r[1]);
             if (lo <= hi) {
-                sorted.add(new int[] {lo, hi});
+                sorted.add(new long[] {lo, hi});
             }
         }
-        sorted.sort((a, b) -> Integer.compare(a[0], b[0]));
-        List<int[]> out = new java.util.ArrayList<>();
-        for (int[] r : sorted) {
-            int[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-            if (last != null && (long) r[0] <= (long) last[1] + 1) {
+        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> out = new java.util.ArrayList<>();
+        for (long[] r : sorted) {
+            long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && r[0] <= last[1] + 1) {
                 last[1] = Math.max(last[1], r[1]);
             } else {
                 out.add(r);
@@ -75,36 +75,34 @@ final class LargeNProblem {
         return out;
     }
 
-    int ensure(List<int[]> ranges, int only) {
+    int ensure(List<long[]> ranges, int only) {
         boolean[] which = new boolean[eps.length];
         for (int e = 0; e < eps.length; e++) {
             which[e] = only < 0 || e == only;
         }
-        // the keys min(h, n - h) not known yet, in increasing order (a bit set: no boxing over ranges of millions of h)
-        java.util.BitSet missing = new java.util.BitSet(n / 2 + 1);
-        for (int[] r : merged(ranges)) {
-            int lo = r[0];
-            int hi = r[1];
-            // the keys of [lo, hi]: [lo, hi] itself below n/2, mirrored above
-            int[][] keyRanges = {{lo, Math.min(hi, n / 2)}, {n - hi, Math.min(n - Math.max(lo, n / 2 + 1), n / 2)}};
-            for (int[] k : keyRanges) {
-                for (int key = k[0]; key <= k[1]; key++) {
-                    if (missing.get(key)) {
-                        continue;
-                    }
+        // the keys min(h, n - h) not known yet, in increasing order: each merged range gives one or two runs of keys (itself
+        // below n/2, mirrored above); runs of different ranges may overlap, so the keys are sorted and deduplicated
+        long half = n / 2;
+        java.util.stream.LongStream.Builder keys = java.util.stream.LongStream.builder();
+        for (long[] r : merged(ranges)) {
+            long lo = r[0];
+            long hi = r[1];
+            long[][] keyRanges = {{lo, Math.min(hi, half)}, {n - hi, Math.min(n - Math.max(lo, half + 1), half)}};
+            for (long[] k : keyRanges) {
+                for (long key = k[0]; key <= k[1]; key++) {
                     for (int e = 0; e < eps.length; e++) {
                         if (which[e] && !cache.has(key, e)) {
-                            missing.set(key);
+                            keys.add(key);
                             break;
                         }
                     }
                 }
             }
         }
-        if (missing.isEmpty()) {
+        long[] hs = keys.build().sorted().distinct().toArray();
+        if (hs.length == 0) {
             return 0;
         }
-        int[] hs = missing.stream().toArray();
         progress.accept("computing delta(h) for " + hs.length + " values of h" + (only < 0 ? "" : " at eps = " + eps[only]));
         double[][] v = source.logDelta(hs, which);
         for (int i = 0; i < hs.length; i++) {

@@ -60,7 +60,7 @@ public final class LargeNSmoothed {
      * not requested).
      */
     public interface DeltaSource {
-        double[][] logDelta(int[] hs, boolean[] eps);
+        double[][] logDelta(long[] hs, boolean[] eps);
     }
 
     /** Evaluates a batch of exact expectations (stage 2); Spark spreads it over executors. */
@@ -82,8 +82,8 @@ public final class LargeNSmoothed {
         return this;
     }
 
-    private final int n;
-    private final int sampleSize;
+    private final long n;
+    private final long sampleSize;
     private final double[] vertexP; // category-1 probability of each vertex, in the caller's order
     private final double pHi;
     private final double pLo;
@@ -100,7 +100,7 @@ public final class LargeNSmoothed {
         return this;
     }
 
-    public LargeNSmoothed(int n, int sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
+    public LargeNSmoothed(long n, long sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
         if (vertices.categories() != 2 || vertices.size() > 2) {
             throw new BadInputException("Pi", vertices.size() + " vertices over " + vertices.categories() + " categories",
                     "the large-n method needs two categories and at most two hull vertices");
@@ -122,7 +122,7 @@ public final class LargeNSmoothed {
     }
 
     /** The default source: delta(h) computed here, sequentially. */
-    public static DeltaSource local(SamplingHistogramMechanism mechanism, int n, double[] eps) {
+    public static DeltaSource local(SamplingHistogramMechanism mechanism, long n, double[] eps) {
         double[] e = eps.clone();
         return (hs, which) -> {
             double[][] out = new double[hs.length][];
@@ -137,7 +137,7 @@ public final class LargeNSmoothed {
      * A source that computes delta(h) here in parallel, on the fork-join pool the caller runs in (the common pool, or the
      * pool of a task submitted to one); each h on its own, so the values do not depend on the split.
      */
-    public static DeltaSource parallel(SamplingHistogramMechanism mechanism, int n, double[] eps) {
+    public static DeltaSource parallel(SamplingHistogramMechanism mechanism, long n, double[] eps) {
         double[] e = eps.clone();
         return (hs, which) -> {
             double[][] out = new double[hs.length][];
@@ -147,9 +147,9 @@ public final class LargeNSmoothed {
     }
 
     /** ln delta_eps of the histogram (h, n - h) for each eps with {@code which} set, NaN for the others. */
-    public static double[] logDeltas(SamplingHistogramMechanism mechanism, int n, int h, double[] eps, boolean[] which) {
+    public static double[] logDeltas(SamplingHistogramMechanism mechanism, long n, long h, double[] eps, boolean[] which) {
         double[] r = new double[eps.length];
-        ProfileValue[] v = mechanism.profiles(new int[] {h, n - h}, eps, which);
+        ProfileValue[] v = mechanism.profiles(new long[] {h, n - h}, eps, which);
         for (int k = 0; k < eps.length; k++) {
             r[k] = which[k] ? v[k].logDelta() : Double.NaN;
         }
@@ -188,8 +188,8 @@ public final class LargeNSmoothed {
     private SmoothedValue solve(int e) {
         if (sampleSize == n || sampleSize == 0) {
             // T = n: the output is the histogram itself, delta = 1 for every database; T = 0: nothing is released
-            return new SmoothedValue(eps[e], sampleSize == n ? 0 : Double.NEGATIVE_INFINITY, vertexP.length == 1 ? new int[] {n}
-                    : (hiIsFirst ? new int[] {n, 0} : new int[] {0, n}), 0,
+            return new SmoothedValue(eps[e], sampleSize == n ? 0 : Double.NEGATIVE_INFINITY, vertexP.length == 1 ? new long[] {n}
+                    : (hiIsFirst ? new long[] {n, 0} : new long[] {0, n}), 0,
                     sampleSize == n ? "closed form: T = n, delta = 1 for every database" : "closed form: T = 0, nothing released",
                     n + 1L, 0);
         }
@@ -199,7 +199,7 @@ public final class LargeNSmoothed {
             return value(e, s.bestLog(), n, s.relErr(), 1, 0, "exact: one assignment, certified truncation of the binomial");
         }
         if (n <= fullScanMaxN) {
-            EndScan.Scan s = EndScan.scan(problem, e, true, n, null, null);
+            EndScan.Scan s = EndScan.scan(problem, e, true, (int) n, null, null);
             return value(e, s.bestLog(), s.bestN1(), s.relErr(), n + 1L, 0, "exact: every assignment evaluated, no truncation");
         }
         ChernoffBound ub = new ChernoffBound(n, sampleSize, eps[e]);
@@ -218,9 +218,9 @@ public final class LargeNSmoothed {
         while (true) {
             blockMax.refresh(tight, e);
             EndScan.Scan best = EndScan.Scan.better(sHi, sLo);
-            int midFrom = (sLo == null ? 0 : kLo + 1);
-            int midTo = (sHi == null ? n : n - kHi - 1);
-            List<int[]> unresolved = new ArrayList<>();
+            long midFrom = (sLo == null ? 0 : kLo + 1);
+            long midTo = (sHi == null ? n : n - kHi - 1);
+            List<long[]> unresolved = new ArrayList<>();
             long excluded = midTo >= midFrom ? branchAndBound(midFrom, midTo, best.bestLog(), blockMax, e, unresolved, leaf) : 0;
             if (unresolved.isEmpty()) {
                 long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
@@ -250,14 +250,14 @@ public final class LargeNSmoothed {
      * maxima of |delta(h + 1) - delta(h)| with Bernstein tails. Intervals that the bound does not
      * exclude are halved and their midpoint evaluated.
      */
-    private SmoothedValue lipschitz(int e, List<int[]> unresolved, EndScan.Scan sHi, EndScan.Scan sLo, int kHi, int kLo, BlockBounds blockMax) {
+    private SmoothedValue lipschitz(int e, List<long[]> unresolved, EndScan.Scan sHi, EndScan.Scan sLo, int kHi, int kLo, BlockBounds blockMax) {
         EndScan.Scan sb = EndScan.Scan.better(sHi, sLo);
         Best best = new Best(sb.bestLog(), sb.bestN1(), sb.relErr());
-        BlockBounds.Summary slope = new BlockBounds.Summary(blockMax.slopeBlocks(e));
+        BlockBounds.Summary slope = new BlockBounds.Summary(blockMax.slopeBlocks(e), blockMax.block);
         // merge the unresolved leaves into runs
-        unresolved.sort((x, y) -> Integer.compare(x[0], y[0]));
-        List<int[]> runs = new ArrayList<>();
-        for (int[] iv : unresolved) {
+        unresolved.sort((x, y) -> Long.compare(x[0], y[0]));
+        List<long[]> runs = new ArrayList<>();
+        for (long[] iv : unresolved) {
             if (!runs.isEmpty() && runs.get(runs.size() - 1)[1] + 1 >= iv[0]) {
                 runs.get(runs.size() - 1)[1] = Math.max(runs.get(runs.size() - 1)[1], iv[1]);
             } else {
@@ -266,9 +266,9 @@ public final class LargeNSmoothed {
         }
         long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
         // known: n1 -> {ln f (lower bound), ln (f + truncation) (upper bound)}
-        Map<Integer, double[]> known = new HashMap<>();
-        List<Integer> first = new ArrayList<>();
-        for (int[] run : runs) {
+        Map<Long, double[]> known = new HashMap<>();
+        List<Long> first = new ArrayList<>();
+        for (long[] run : runs) {
             first.add(run[0]);
             if (run[1] != run[0]) {
                 first.add(run[1]);
@@ -278,13 +278,13 @@ public final class LargeNSmoothed {
         evaluateBatch(first, e, best, known, blockMax);
         long evalNanos = System.nanoTime() - evalStart;
         long points = first.size();
-        List<int[]> frontier = new ArrayList<>(runs);
+        List<long[]> frontier = new ArrayList<>(runs);
         boolean excludedAny = false;
         int level = 0;
         while (!frontier.isEmpty()) {
-            List<int[]> split = new ArrayList<>();
-            List<Integer> mids = new ArrayList<>();
-            for (int[] iv : frontier) {
+            List<long[]> split = new ArrayList<>();
+            List<Long> mids = new ArrayList<>();
+            for (long[] iv : frontier) {
                 if (iv[1] - iv[0] <= 1) {
                     continue;
                 }
@@ -298,7 +298,7 @@ public final class LargeNSmoothed {
                     continue;
                 }
                 split.add(iv);
-                mids.add((int) (((long) iv[0] + iv[1]) >>> 1));
+                mids.add((iv[0] + iv[1]) >>> 1);
             }
             if (mids.isEmpty()) {
                 break;
@@ -311,10 +311,10 @@ public final class LargeNSmoothed {
             evaluateBatch(mids, e, best, known, blockMax);
             evalNanos += System.nanoTime() - evalStart;
             points += mids.size();
-            List<int[]> next = new ArrayList<>();
+            List<long[]> next = new ArrayList<>();
             for (int i = 0; i < split.size(); i++) {
-                next.add(new int[] {split.get(i)[0], mids.get(i)});
-                next.add(new int[] {mids.get(i), split.get(i)[1]});
+                next.add(new long[] {split.get(i)[0], mids.get(i)});
+                next.add(new long[] {mids.get(i), split.get(i)[1]});
             }
             frontier = next;
         }
@@ -334,9 +334,9 @@ public final class LargeNSmoothed {
      * number times the wall time per point measured so far. Says so on the progress line, and stops with a clear message
      * when that is beyond the work limit ({@link #withWorkLimit}) instead of running for hours.
      */
-    private void checkProjection(int e, List<int[]> intervals, long points, long evalNanos) {
+    private void checkProjection(int e, List<long[]> intervals, long points, long evalNanos) {
         long remaining = 0;
-        for (int[] iv : intervals) {
+        for (long[] iv : intervals) {
             remaining += iv[1] - iv[0] - 1;
         }
         double perPoint = evalNanos / 1e9 / Math.max(1, points);
@@ -367,24 +367,24 @@ public final class LargeNSmoothed {
      * below 1e-14 of the best value so far), delta is computed for each window, and each
      * expectation travels with its own slice of delta. Updates best = {ln f, n1, relative error}.
      */
-    private void evaluateBatch(List<Integer> n1s, int e, Best best, Map<Integer, double[]> known, BlockBounds blockMax) {
+    private void evaluateBatch(List<Long> n1s, int e, Best best, Map<Long, double[]> known, BlockBounds blockMax) {
         double logDp = Math.log((double) sampleSize / n);
         double target = best.logF + Math.log(WINDOW_TOLERANCE);
         List<Expectation> batch = new ArrayList<>();
         List<Expectation.Window> windows = new ArrayList<>();
-        List<int[]> ranges = new ArrayList<>();
-        for (int n1 : n1s) {
+        List<long[]> ranges = new ArrayList<>();
+        for (long n1 : n1s) {
             Expectation.Window w = Expectation.window(n, pHi, pLo, n1, logDp, target, blockMax::rangeMax);
             windows.add(w);
-            ranges.add(new int[] {w.hFrom(), w.hTo()});
+            ranges.add(new long[] {w.hFrom(), w.hTo()});
         }
-        progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToInt(r -> r[0]).min().orElse(0),
-                ranges.stream().mapToInt(r -> r[1]).max().orElse(0)));
+        progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToLong(r -> r[0]).min().orElse(0),
+                ranges.stream().mapToLong(r -> r[1]).max().orElse(0)));
         problem.ensure(ranges, e); // one stage-1 request for the whole batch, this eps only
         for (int i = 0; i < n1s.size(); i++) {
-            int n1 = n1s.get(i);
+            long n1 = n1s.get(i);
             Expectation.Window w = windows.get(i);
-            double[] slice = new double[w.hTo() - w.hFrom() + 1];
+            double[] slice = new double[Math.toIntExact(w.hTo() - w.hFrom() + 1)];
             for (int j = 0; j < slice.length; j++) {
                 slice[j] = problem.delta(w.hFrom() + j, e);
             }
@@ -392,7 +392,7 @@ public final class LargeNSmoothed {
         }
         double[][] r = stageTwo.evaluate(batch);
         for (int i = 0; i < r.length; i++) {
-            int n1 = n1s.get(i);
+            long n1 = n1s.get(i);
             known.put(n1, new double[] {r[i][0], LogMath.logAdd(r[i][0], r[i][1])});
             if (r[i][0] > best.logF) {
                 best.logF = r[i][0];
@@ -405,10 +405,10 @@ public final class LargeNSmoothed {
     /** The best assignment evaluated so far: ln f, its n1 (records on the p_hi vertex) and the relative error of f. */
     private static final class Best {
         double logF;
-        int n1;
+        long n1;
         double relErr;
 
-        Best(double logF, int n1, double relErr) {
+        Best(double logF, long n1, double relErr) {
             this.logF = logF;
             this.n1 = n1;
             this.relErr = relErr;
@@ -416,7 +416,7 @@ public final class LargeNSmoothed {
     }
 
     /** ln of a bound on |f(n1 + 1) - f(n1)| for every n1 in [a, b - 1]. */
-    private double slopeBound(int a, int b, BlockBounds.Summary slope, double floorLog) {
+    private double slopeBound(long a, long b, BlockBounds.Summary slope, double floorLog) {
         // h' counts the n - 1 records other than the one that moves
         double var = Math.max(problem.variance(a, n - 1), problem.variance(b - 1, n - 1));
         return Math.log(pHi - pLo) + BlockBounds.blockSum(n, problem.mean(a, n - 1), problem.mean(b - 1, n - 1), var, slope,
@@ -428,7 +428,7 @@ public final class LargeNSmoothed {
      * are not known yet (the next {@link BlockBounds#refresh} then lowers the block maxima there from the
      * Chernoff bound to the exact values). Returns false when there was nothing left to compute.
      */
-    private boolean refineWithExactDelta(List<int[]> unresolved, int e) {
+    private boolean refineWithExactDelta(List<long[]> unresolved, int e) {
         return problem.ensure(massRanges(unresolved), e) > 0;
     }
 
@@ -436,11 +436,11 @@ public final class LargeNSmoothed {
      * The values of h where the unresolved assignments put their mass: the means +- 8 standard deviations of h over the
      * interval (the variance of h is linear in n1, so its larger end value bounds it).
      */
-    private List<int[]> massRanges(List<int[]> unresolved) {
-        List<int[]> ranges = new ArrayList<>();
-        for (int[] iv : unresolved) {
+    private List<long[]> massRanges(List<long[]> unresolved) {
+        List<long[]> ranges = new ArrayList<>();
+        for (long[] iv : unresolved) {
             double sd = Math.sqrt(Math.max(problem.variance(iv[0], n), problem.variance(iv[1], n))) + 1;
-            ranges.add(new int[] {(int) Math.max(0, Math.floor(problem.mean(iv[0], n) - 8 * sd)), (int) Math.min(n, Math.ceil(problem.mean(iv[1], n) + 8 * sd))});
+            ranges.add(new long[] {(long) Math.max(0, Math.floor(problem.mean(iv[0], n) - 8 * sd)), (long) Math.min(n, Math.ceil(problem.mean(iv[1], n) + 8 * sd))});
         }
         return ranges;
     }
@@ -450,12 +450,12 @@ public final class LargeNSmoothed {
      * ln delta lie near ln f; the allowance is taken at twice |ln f|, a binade up, to cover them) and 1e-12 for the
      * expectation's own sums.
      */
-    private SmoothedValue value(int e, double logDelta, int n1Hi, double relErr, long evaluated, long excluded, String method) {
-        int[] assignment;
+    private SmoothedValue value(int e, double logDelta, long n1Hi, double relErr, long evaluated, long excluded, String method) {
+        long[] assignment;
         if (vertexP.length == 1) {
-            assignment = new int[] {n};
+            assignment = new long[] {n};
         } else {
-            assignment = hiIsFirst ? new int[] {n1Hi, n - n1Hi} : new int[] {n - n1Hi, n1Hi};
+            assignment = hiIsFirst ? new long[] {n1Hi, n - n1Hi} : new long[] {n - n1Hi, n1Hi};
         }
         return new SmoothedValue(eps[e], logDelta, assignment, relErr + SamplingHistogramMechanism.floatingPointAllowance(2 * logDelta) + 1e-12,
                 method, evaluated, excluded);
@@ -472,36 +472,36 @@ public final class LargeNSmoothed {
      * Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals (split no further once
      * they hold at most {@code leaf} assignments).
      */
-    private long branchAndBound(int from, int to, double bestLog, BlockBounds blockMax, int e, List<int[]> unresolved, int leaf) {
+    private long branchAndBound(long from, long to, double bestLog, BlockBounds blockMax, int e, List<long[]> unresolved, int leaf) {
         double threshold = bestLog + Math.log1p(-1e-9);
         BlockBounds.Summary blocks = blockMax.summary(); // before the parallel part: computed once
         long excluded = 0;
         // breadth first, one level at a time: the interval bounds of a level are independent (read-only arrays), so they are
         // evaluated in parallel; the outcome does not depend on the order
-        List<int[]> level = new ArrayList<>();
-        level.add(new int[] {from, to});
+        List<long[]> level = new ArrayList<>();
+        level.add(new long[] {from, to});
         while (!level.isEmpty()) {
-            final List<int[]> cur = level;
+            final List<long[]> cur = level;
             double[] bound = java.util.stream.IntStream.range(0, cur.size()).parallel()
                     .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blocks, bestLog)).toArray();
-            List<int[]> next = new ArrayList<>();
+            List<long[]> next = new ArrayList<>();
             for (int i = 0; i < cur.size(); i++) {
-                int[] iv = cur.get(i);
+                long[] iv = cur.get(i);
                 if (bound[i] <= threshold) {
                     excluded += iv[1] - iv[0] + 1L;
                 } else if (iv[1] - iv[0] < leaf) {
                     unresolved.add(iv);
                 } else {
-                    int mid = (int) (((long) iv[0] + iv[1]) >>> 1);
-                    next.add(new int[] {iv[0], mid});
-                    next.add(new int[] {mid + 1, iv[1]});
+                    long mid = (iv[0] + iv[1]) >>> 1;
+                    next.add(new long[] {iv[0], mid});
+                    next.add(new long[] {mid + 1, iv[1]});
                 }
             }
             level = next;
         }
         progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left%s", eps[e], excluded, unresolved.size(),
-                unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToInt(iv -> iv[0]).min().getAsInt() + ", "
-                        + unresolved.stream().mapToInt(iv -> iv[1]).max().getAsInt() + "])"));
+                unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToLong(iv -> iv[0]).min().getAsLong() + ", "
+                        + unresolved.stream().mapToLong(iv -> iv[1]).max().getAsLong() + "])"));
         return excluded;
     }
 
@@ -510,7 +510,7 @@ public final class LargeNSmoothed {
      * most sigma^2; blocks below or above that range are reached with Bernstein-bounded
      * probability, blocks inside with probability at most 1 (taken once, at their largest UB).
      */
-    double intervalBound(int a, int b, BlockBounds.Summary blocks, double floorLog) {
+    double intervalBound(long a, long b, BlockBounds.Summary blocks, double floorLog) {
         return BlockBounds.blockSum(n, problem.mean(a, n), problem.mean(b, n), Math.max(problem.variance(a, n), problem.variance(b, n)), blocks, floorLog);
     }
 

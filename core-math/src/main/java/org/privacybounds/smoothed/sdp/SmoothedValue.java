@@ -13,7 +13,7 @@ import org.privacybounds.numeric.LogMath;
  * @param evaluated          assignments whose expectation was computed exactly
  * @param excluded           assignments excluded by a proven upper bound
  */
-public record SmoothedValue(double epsilon, double logDelta, int[] argmaxAssignment, double relativeErrorBound, String method,
+public record SmoothedValue(double epsilon, double logDelta, long[] argmaxAssignment, double relativeErrorBound, String method,
         long evaluated, long excluded) {
     public double delta() {
         return Math.exp(logDelta);

@@ -180,17 +180,17 @@ class BlockBoundsTest {
         int lost = 2_000;
         HypergeometricBound hb = new HypergeometricBound(n, n - lost, 1);
         SplittableRandom rnd = new SplittableRandom(5);
-        int[][] path = new int[1200][];
+        long[][] path = new long[1200][];
         int j = 780;
         for (int i = 0; i < path.length; i++) {
             j += rnd.nextInt(3) - 1; // the thresholds move by a step or two, either way
-            path[i] = new int[] {400_000 + (i < 900 ? i : 1800 - i), j}; // k1 up, then back down
+            path[i] = new long[] {400_000 + (i < 900 ? i : 1800 - i), j}; // k1 up, then back down
         }
         double[] walked = hb.logPmfUpAlong(path);
         java.math.BigInteger all = org.privacybounds.exact.ExactMath.binomial(n, lost);
         for (int i = 0; i < path.length; i += 37) {
-            int k1 = path[i][0];
-            int jj = path[i][1];
+            int k1 = (int) path[i][0];
+            int jj = (int) path[i][1];
             java.math.BigInteger num = org.privacybounds.exact.ExactMath.binomial(k1, jj).multiply(org.privacybounds.exact.ExactMath.binomial(n - k1, lost - jj));
             double exact = org.privacybounds.exact.ExactMath.ln(org.privacybounds.exact.ExactMath.ratio(num, all));
             assertTrue(exact <= walked[i], "step " + i + ": exact " + exact + " > walked " + walked[i]);

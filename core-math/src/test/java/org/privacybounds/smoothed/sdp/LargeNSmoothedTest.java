@@ -114,7 +114,7 @@ class LargeNSmoothedTest {
             assertTrue(b.excluded() > 0, "the bound excluded some assignments");
         }
         // design note sanity fact: at eps = 7 the maximum sits at an end: all records on the DC vertex
-        assertArrayEquals(new int[] {n, 0}, bnb.get(1).argmaxAssignment());
+        assertArrayEquals(new long[] {n, 0}, bnb.get(1).argmaxAssignment());
     }
 
     @Test
@@ -166,7 +166,7 @@ class LargeNSmoothedTest {
         SmoothedValue b = large(2000, 1996, v, new double[] {7}, LargeNSmoothed.FULL_SCAN_MAX_N).get(0);
         assertEquals(-0.0495, a.log10Delta(), 5e-4);
         assertEquals(-0.0990, b.log10Delta(), 5e-4);
-        assertArrayEquals(new int[] {1000, 0}, a.argmaxAssignment());
+        assertArrayEquals(new long[] {1000, 0}, a.argmaxAssignment());
     }
 
     @Test

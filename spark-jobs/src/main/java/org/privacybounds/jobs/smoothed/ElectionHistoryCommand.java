@@ -263,8 +263,8 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         if (n < 1 || n > Integer.MAX_VALUE) {
             throw new BadInputException("--data", "year " + year + ": n = " + n, "the two vote counts must add up to a total in [1, " + Integer.MAX_VALUE + "]");
         }
-        int t = p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
-                : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding());
+        int t = (int) (p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
+                : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding())); // T <= n <= 2^31 - 1
         ElectionPrivacy.Result r = ElectionPrivacy.compute(a, b, t, p.threshold(), p.sampling(), p.form());
         return RowFactory.create(year, n, (long) t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
     }

@@ -63,7 +63,7 @@ public final class MechanismOptions {
     }
 
     /** T for a database of n records. */
-    public int sampleSize(long n) {
+    public long sampleSize(long n) {
         rounding(); // checked even when unused (a sample size or a loss needs none), so that a typo is not silently ignored
         sampling();
         if (size.eta != null) {

@@ -68,7 +68,7 @@ public final class ProfileCommand implements Callable<Integer> {
         int[] h = Counts.parse("--counts", counts);
         long n = Arrays.stream(h).asLongStream().sum();
         List<Double> eps = Arrays.stream(Ranges.epsilons("--epsilon", epsilon)).boxed().toList();
-        int t = mechanism.sampleSize(n);
+        int t = (int) mechanism.sampleSize(n); // T <= n, whose counts Counts.parse keeps within 2^31 - 1
         boolean noisy = noise.noisy();
         double f = minProbability != null ? minProbability : Arrays.stream(h).min().getAsInt() / (double) n;
         if (minProbability != null && !(minProbability > 0 && minProbability <= 1.0 / h.length)) {

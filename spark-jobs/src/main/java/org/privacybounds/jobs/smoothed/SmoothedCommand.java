@@ -48,11 +48,12 @@ public final class SmoothedCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 2,147,483,647.")
+    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 100,000,000,000 (10^11; "
+            + "past 2,147,483,647 only for two categories and at most two vertices, the large-n method).")
     long nOption;
 
     /** --n once checked. */
-    private int n;
+    private long n;
 
     @Option(names = "--epsilon", required = true, paramLabel = "LIST", description = "One or more eps >= 0: e1,e2,... or a:step:b.")
     String epsilon;
@@ -104,16 +105,15 @@ public final class SmoothedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (nOption < 1 || nOption > Integer.MAX_VALUE) {
-            throw new UserInputException("--n", nOption, "must be in [1, " + Integer.MAX_VALUE + "] (2^31 - 1: counts are 32-bit integers; larger "
-                    + "electorates are not supported yet)");
+        if (nOption < 1 || nOption > SamplingHistogramMechanism.MAX_N) {
+            throw new UserInputException("--n", nOption, "must be in [1, " + SamplingHistogramMechanism.MAX_N + "] (10^11)");
         }
-        n = (int) nOption;
+        n = nOption;
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
-        int t = mechanism.sampleSize(n);
+        long t = mechanism.sampleSize(n);
         // read and checked before any work (precinct returns need Spark: read once it runs)
         DistributionSet given = pi.needsSpark() ? null : pi.read();
         PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
@@ -122,7 +122,7 @@ public final class SmoothedCommand implements Callable<Integer> {
         boolean beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()).equals("enumeration")
                 && !(cost[0] <= common.maxWork) && n <= 1_000_000;
         if (beyond) {
-            double[] table = VertexEnumeration.tableEstimate(n, reduced.exact().categories(), reduced.exact().size(), eps.length);
+            double[] table = VertexEnumeration.tableEstimate((int) n, reduced.exact().categories(), reduced.exact().size(), eps.length);
             beyond = table[0] <= common.maxWork;
             if (beyond) {
                 spec.commandLine().getErr().printf(java.util.Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
@@ -151,7 +151,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             List<SmoothedValue> values;
             List<SmoothedValue> lower;
             if (beyond) {
-                List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts,
+                List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, (int) n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts,
                         progress);
                 values = b.get(0);
                 lower = b.get(1);

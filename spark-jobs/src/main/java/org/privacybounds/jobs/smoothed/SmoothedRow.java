@@ -20,12 +20,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code --compose} runs. Its columns (results.csv, results.parquet) are declared once in {@link #COLUMNS}; {@link #json}
  * is the JSON of the contract, and {@link #fromJson} reads it back unchanged (a resumed sweep writes the same digits).
  */
-record SmoothedRow(int n, int T, double epsilon, double delta, double log10Delta, int[] argmaxAssignment, double relativeErrorBound,
+record SmoothedRow(long n, long T, double epsilon, double delta, double log10Delta, long[] argmaxAssignment, double relativeErrorBound,
         String method, long evaluated, long excluded, double dpDelta, double inverseN, double composedEpsilon, double composedDelta,
         double log10ComposedDelta, double seconds) {
 
     /** The row of one value; composes it {@code compose} times: (eps, delta) -> (k eps, min(1, k delta)). */
-    static SmoothedRow of(int n, int t, SmoothedValue v, double logDp, int compose, double seconds) {
+    static SmoothedRow of(long n, long t, SmoothedValue v, double logDp, int compose, double seconds) {
         Guarantee c = Composition.basic(new Guarantee(v.epsilon(), v.logDelta(), v.method(), v.relativeErrorBound()), compose);
         return new SmoothedRow(n, t, v.epsilon(), Math.exp(v.logDelta()), LogMath.toLog10(v.logDelta()), v.argmaxAssignment().clone(),
                 v.relativeErrorBound(), v.method(), v.evaluated(), v.excluded(), Math.exp(logDp), 1.0 / n, c.epsilon(), Math.exp(c.logDelta()),
@@ -34,11 +34,11 @@ record SmoothedRow(int n, int T, double epsilon, double delta, double log10Delta
 
     /** A row of the JSON of the contract ({@link #json}), back as it was written (null log10 values are log10 0). */
     static SmoothedRow fromJson(JsonNode r) {
-        int[] a = new int[r.get("argmaxAssignment").size()];
+        long[] a = new long[r.get("argmaxAssignment").size()];
         for (int i = 0; i < a.length; i++) {
-            a[i] = r.get("argmaxAssignment").get(i).asInt();
+            a[i] = r.get("argmaxAssignment").get(i).asLong();
         }
-        return new SmoothedRow(r.get("n").asInt(), r.get("T").asInt(), r.get("epsilon").asDouble(), num(r.get("delta")), log10(r.get("log10Delta")), a,
+        return new SmoothedRow(r.get("n").asLong(), r.get("T").asLong(), r.get("epsilon").asDouble(), num(r.get("delta")), log10(r.get("log10Delta")), a,
                 r.get("relativeErrorBound").asDouble(), r.get("method").asText(), r.get("evaluated").asLong(), r.get("excluded").asLong(),
                 num(r.get("dpDelta")), r.get("inverseN").asDouble(), r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")),
                 log10(r.get("log10ComposedDelta")), r.has("seconds") ? r.get("seconds").asDouble() : Double.NaN);
@@ -54,7 +54,7 @@ record SmoothedRow(int n, int T, double epsilon, double delta, double log10Delta
 
     /** The assignment as results.csv writes it: "[a b c]". */
     String argmaxText() {
-        return "[" + Arrays.stream(argmaxAssignment).mapToObj(Integer::toString).collect(Collectors.joining(" ")) + "]";
+        return "[" + Arrays.stream(argmaxAssignment).mapToObj(Long::toString).collect(Collectors.joining(" ")) + "]";
     }
 
     /** The columns of results.csv and results.parquet. */
@@ -72,7 +72,7 @@ record SmoothedRow(int n, int T, double epsilon, double delta, double log10Delta
         Json.put(r, "delta", delta);
         Json.put(r, "log10Delta", log10Delta);
         ArrayNode a = r.putArray("argmaxAssignment");
-        for (int x : argmaxAssignment) {
+        for (long x : argmaxAssignment) {
             a.add(x);
         }
         r.put("relativeErrorBound", relativeErrorBound);

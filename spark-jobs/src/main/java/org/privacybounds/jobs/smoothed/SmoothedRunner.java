@@ -46,7 +46,8 @@ public final class SmoothedRunner {
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
         if (method(hull, sampling).equals("large-n")) {
             // measured (issue 19): 5-16 core seconds at n = 1e8-1.55e8 with 4 eps; the estimate stays above that by 2-4x
-            return new double[] {2 + 5e-4 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * (n / 256.0)};
+            // memory: a double and a flag per block (at most 2^23 blocks), a reference per 4,096 h of the delta cache
+            return new double[] {2 + 5e-4 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * Math.min(n / 256.0, 1 << 23) + n / 1024.0};
         }
         if (n > 100_000) {
             return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
@@ -64,12 +65,12 @@ public final class SmoothedRunner {
      * batches, block bounds, scans, exact expectations) runs in one fork-join pool of that size. The values are those of the
      * Spark run (every part is deterministic and independent of the split).
      */
-    public static List<SmoothedValue> runLocal(int n, int sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress) {
+    public static List<SmoothedValue> runLocal(long n, long sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress) {
         return runLocal(n, sampleSize, hull, eps, threads, progress, Double.POSITIVE_INFINITY);
     }
 
     /** {@link #runLocal} that stops where its exact evaluations are projected past {@code maxWorkSeconds} ({@link LargeNSmoothed#withWorkLimit}). */
-    public static List<SmoothedValue> runLocal(int n, int sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress,
+    public static List<SmoothedValue> runLocal(long n, long sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress,
             double maxWorkSeconds) {
         if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
@@ -83,13 +84,13 @@ public final class SmoothedRunner {
      * One n: on Spark with {@code partitions} partitions, or, when {@code spark} is null (the large-n method only), on the driver
      * with {@code partitions} threads.
      */
-    static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
+    static List<SmoothedValue> run(SparkSession spark, long n, long sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
             int partitions, Consumer<String> progress) {
         return run(spark, n, sampleSize, sampling, hull, eps, partitions, progress, Double.POSITIVE_INFINITY);
     }
 
     /** {@link #run} whose large-n method stops where its exact evaluations are projected past {@code maxWorkSeconds}. */
-    static List<SmoothedValue> run(SparkSession spark, int n, int sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
+    static List<SmoothedValue> run(SparkSession spark, long n, long sampleSize, Sampling sampling, DistributionSet hull, double[] eps,
             int partitions, Consumer<String> progress, double maxWorkSeconds) {
         if (n < 1) {
             throw new UserInputException("--n", n, "must be >= 1");
@@ -100,14 +101,18 @@ public final class SmoothedRunner {
         if (method(hull, sampling).equals("large-n")) {
             return largeN(spark, n, sampleSize, hull, eps, partitions, progress).withWorkLimit(maxWorkSeconds).solve();
         }
-        return SparkEnumeration.run(spark, n, SamplingHistogramMechanism.of(sampling, sampleSize), hull, eps, partitions, progress);
+        if (n > Integer.MAX_VALUE) {
+            throw new UserInputException("--n", n, "more than two categories or two vertices (the enumeration method) need n <= " + Integer.MAX_VALUE
+                    + "; past it only the large-n method (two categories, at most two vertices) runs");
+        }
+        return SparkEnumeration.run(spark, (int) n, SamplingHistogramMechanism.of(sampling, sampleSize), hull, eps, partitions, progress);
     }
 
     /**
      * The large-n method with both stages on Spark: delta(h) batches by ranges of h (stage 1) and
      * batches of exact expectations, each with its own slice of delta (stage 2), across executors.
      */
-    public static LargeNSmoothed largeN(SparkSession spark, int n, int sampleSize, DistributionSet hull, double[] eps, int partitions,
+    public static LargeNSmoothed largeN(SparkSession spark, long n, long sampleSize, DistributionSet hull, double[] eps, int partitions,
             Consumer<String> progress) {
         SparkDeltaSource src = new SparkDeltaSource(spark, Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps, partitions, progress);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());

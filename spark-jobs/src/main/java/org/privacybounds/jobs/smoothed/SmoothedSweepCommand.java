@@ -76,9 +76,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<Long> ns = Ranges.longs("--n", nList);
         for (long v : ns) {
-            if (v < 1 || v > Integer.MAX_VALUE) {
-                throw new UserInputException("--n", v, "every n must be in [1, " + Integer.MAX_VALUE + "] (2^31 - 1: counts are 32-bit integers; "
-                        + "larger electorates are not supported yet)");
+            if (v < 1 || v > SamplingHistogramMechanism.MAX_N) {
+                throw new UserInputException("--n", v, "every n must be in [1, " + SamplingHistogramMechanism.MAX_N + "] (10^11)");
             }
         }
         if (compose < 1) {
@@ -127,12 +126,12 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             int resumed = 0;
             double computedCost = 0;
             for (int i = 0; i < ns.size(); i++) {
-                int n = (int) (long) ns.get(i);
+                long n = ns.get(i);
                 ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
                 if (forN != null) {
                     resumed++;
                 } else {
-                    int t = mechanism.sampleSize(n);
+                    long t = mechanism.sampleSize(n);
                     long t0 = System.nanoTime();
                     List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts,
                             msg -> {

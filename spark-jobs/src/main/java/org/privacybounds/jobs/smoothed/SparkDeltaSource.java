@@ -23,13 +23,13 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
 
     private final SparkSession spark;
     private final Sampling sampling;
-    private final int sampleSize;
-    private final int n;
+    private final long sampleSize;
+    private final long n;
     private final double[] eps;
     private final int partitions;
     private final Consumer<String> progress;
 
-    SparkDeltaSource(SparkSession spark, Sampling sampling, int sampleSize, int n, double[] eps, int partitions, Consumer<String> progress) {
+    SparkDeltaSource(SparkSession spark, Sampling sampling, long sampleSize, long n, double[] eps, int partitions, Consumer<String> progress) {
         this.spark = spark;
         this.sampling = sampling;
         this.sampleSize = sampleSize;
@@ -40,29 +40,29 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
     }
 
     @Override
-    public double[][] logDelta(int[] hs, boolean[] which) {
+    public double[][] logDelta(long[] hs, boolean[] which) {
         final boolean[] w = which.clone();
         if (hs.length < LOCAL_BELOW) {
             return compute(hs, sampling, sampleSize, n, eps, w);
         }
         long t0 = System.nanoTime();
         int parts = Math.max(1, Math.min(partitions * 4, hs.length / 64));
-        List<int[]> chunks = new ArrayList<>();
+        List<long[]> chunks = new ArrayList<>();
         int size = (hs.length + parts - 1) / parts;
         for (int i = 0; i < hs.length; i += size) {
             chunks.add(Arrays.copyOfRange(hs, i, Math.min(hs.length, i + size)));
         }
         final Sampling s = sampling;
-        final int t = sampleSize;
-        final int nn = n;
+        final long t = sampleSize;
+        final long nn = n;
         final double[] e = eps;
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        List<Tuple2<int[], double[][]>> out = jsc.parallelize(chunks, chunks.size())
+        List<Tuple2<long[], double[][]>> out = jsc.parallelize(chunks, chunks.size())
                 .map(chunk -> new Tuple2<>(chunk, compute(chunk, s, t, nn, e, w)))
                 .collect();
         double[][] result = new double[hs.length][];
         int pos = 0;
-        for (Tuple2<int[], double[][]> r : out) { // collect keeps the order of the chunks
+        for (Tuple2<long[], double[][]> r : out) { // collect keeps the order of the chunks
             for (double[] v : r._2()) {
                 result[pos++] = v;
             }
@@ -77,7 +77,7 @@ final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
         return result;
     }
 
-    static double[][] compute(int[] hs, Sampling sampling, int sampleSize, int n, double[] eps, boolean[] which) {
+    static double[][] compute(long[] hs, Sampling sampling, long sampleSize, long n, double[] eps, boolean[] which) {
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);
         double[][] out = new double[hs.length][];
         for (int i = 0; i < hs.length; i++) {

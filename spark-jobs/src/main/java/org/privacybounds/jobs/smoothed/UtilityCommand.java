@@ -71,7 +71,7 @@ public final class UtilityCommand implements Callable<Integer> {
         long n = Arrays.stream(h).asLongStream().sum();
         List<Double> ts = Ranges.doubles("--threshold", threshold);
         UtilityForm f = parseForm(form);
-        int t = mechanism.sampleSize(n);
+        int t = (int) mechanism.sampleSize(n); // T <= n, whose counts Counts.parse keeps within 2^31 - 1
         try (OutputDir out = OutputDir.begin(spec, common)) {
             AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
             ObjectNode root = Json.object();
