@@ -83,6 +83,9 @@ final class EndScan {
             // where delta spans too many nats over the window for one scale, the terms are tilted: base(h) e^{beta i} and
             // delta e^{-beta i} (i = h - hl), so that C(s) = e^{scale + beta s} x (the tilted sum); 0 elsewhere (the same digits)
             double beta = tilt(ld, kSwing + 1);
+            if (beta != 0 && prevBeta != 0 && residualRange(ld, prevBeta) <= 2 * TILT_RANGE) {
+                beta = prevBeta; // the last window's tilt still holds this one: widened from it, not recomputed
+            }
             double maxB = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < w; i++) {
                 maxB = Math.max(maxB, lb[i] + beta * i);
@@ -104,7 +107,7 @@ final class EndScan {
             }
             double scale = maxB + maxD;
             double[] g;
-            if (prevConv == null || beta != 0 || prevBeta != 0) { // a tilted window is not widened from the last one
+            if (prevConv == null || beta != prevBeta) { // a window widens from the last one under the same tilt (the offsets cancel)
                 g = convolve(b, d, kSwing);
             } else {
                 g = widen(prevConv, Math.exp(prevScale - scale), b, d, kSwing, (int) (prevLo - hl), (int) (prevHi - hl));
@@ -223,6 +226,19 @@ final class EndScan {
         }
         double beta = (ld[last] - ld[first]) / (last - first);
         return Math.abs(beta) * span < TILT_RANGE ? beta : 0;
+    }
+
+    /** The largest minus the smallest finite ld[i] - beta i. */
+    static double residualRange(double[] ld, double beta) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < ld.length; i++) {
+            if (Double.isFinite(ld[i])) {
+                lo = Math.min(lo, ld[i] - beta * i);
+                hi = Math.max(hi, ld[i] - beta * i);
+            }
+        }
+        return hi - lo;
     }
 
     /** C(s) = sum_i b[i] d[i + s] for s in [0, K] ({@link SlidingDot}, on the fork-join pool). */
