@@ -208,13 +208,20 @@ public final class HypergeometricBound {
         double rest = (double) n - g - lost;
         // R(j) = c (L - j) / (j + 1) and rho(g, j) = (g - j)(L - j) / ((j + 1)(rest + j + 1)) share one division; the terms
         // stop early once the next is below 1e-17 of the sum (the geometric bound below then covers the rest)
-        for (int t = 0; t < TERMS && j <= jMax && !(rel < NEGLIGIBLE * sum); t++, j++) {
-            double d = rest + j + 1;
-            double q = ((double) lost - j) / ((j + 1.0) * d);
+        // an int counter and j as a double (exact below 2^53) in the loop: the same values, and the loop stays a counted one
+        int terms = (int) Math.min(TERMS, jMax - j + 1);
+        double jd = j;
+        double lostD = lost;
+        double gD = g;
+        int t = 0;
+        for (; t < terms && !(rel < NEGLIGIBLE * sum); t++, jd++) {
+            double d = rest + jd + 1;
+            double q = (lostD - jd) / ((jd + 1.0) * d);
             double w = Math.max(0, 1 - expEps * (c * q * d));
             sum += rel * Math.min(1, w + 1e-12);
-            rel *= (g - j) * q;
+            rel *= (gD - jd) * q;
         }
+        j += t;
         if (j <= jMax) {
             double q = rho(g, j);
             sum += q < 1 ? rel / (1 - q) : Double.POSITIVE_INFINITY;
@@ -251,15 +258,23 @@ public final class HypergeometricBound {
         double rest = (double) n - k1 - lost;
         // 1/R(j') = c j' / (L - j' + 1) (0 at j' = 0, where R is infinite) and 1/rho(k1, j' - 1) = j' (rest + j') / ((k1 - j' + 1)
         // (L - j' + 1)) share one division; early stop as in plus
-        for (int t = 0; t < TERMS && j >= jMin && !(rel < NEGLIGIBLE * sum); t++, j--) {
-            double e = k1 - j + 1.0;
-            double q = j / ((lost - j + 1.0) * e);
+        // as in plus: an int counter, j as a double
+        int terms = (int) Math.min(TERMS, j - jMin + 1);
+        double jd = j;
+        double k1D = k1;
+        double lostD = lost;
+        double jMinD = jMin;
+        int t = 0;
+        for (; t < terms && !(rel < NEGLIGIBLE * sum); t++, jd--) {
+            double e = k1D - jd + 1.0;
+            double q = jd / ((lostD - jd + 1.0) * e);
             double w = Math.max(0, 1 - expEps * (c * q * e));
             sum += rel * Math.min(1, w + 1e-12);
-            if (j - 1 >= jMin) {
-                rel *= q * (rest + j);
+            if (jd - 1 >= jMinD) {
+                rel *= q * (rest + jd);
             }
         }
+        j -= t;
         if (j >= jMin) {
             if (j - 1 < jMin) {
                 sum += rel; // only j itself is left, weight <= 1

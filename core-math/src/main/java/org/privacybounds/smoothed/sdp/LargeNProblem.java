@@ -80,26 +80,26 @@ final class LargeNProblem {
         for (int e = 0; e < eps.length; e++) {
             which[e] = only < 0 || e == only;
         }
-        // the keys min(h, n - h) not known yet, in increasing order: each merged range gives one or two runs of keys (itself
-        // below n/2, mirrored above); runs of different ranges may overlap, so the keys are sorted and deduplicated
+        // the keys min(h, n - h) not known yet, in increasing order: each merged range of h gives one or two runs of keys
+        // (itself below n/2, mirrored above), and the runs, merged again, are walked in order (no sort per key)
         long half = n / 2;
-        java.util.stream.LongStream.Builder keys = java.util.stream.LongStream.builder();
+        List<long[]> keyRuns = new java.util.ArrayList<>();
         for (long[] r : merged(ranges)) {
-            long lo = r[0];
-            long hi = r[1];
-            long[][] keyRanges = {{lo, Math.min(hi, half)}, {n - hi, Math.min(n - Math.max(lo, half + 1), half)}};
-            for (long[] k : keyRanges) {
-                for (long key = k[0]; key <= k[1]; key++) {
-                    for (int e = 0; e < eps.length; e++) {
-                        if (which[e] && !cache.has(key, e)) {
-                            keys.add(key);
-                            break;
-                        }
+            keyRuns.add(new long[] {r[0], Math.min(r[1], half)});
+            keyRuns.add(new long[] {n - r[1], Math.min(n - Math.max(r[0], half + 1), half)});
+        }
+        java.util.stream.LongStream.Builder keys = java.util.stream.LongStream.builder();
+        for (long[] k : merged(keyRuns)) {
+            for (long key = k[0]; key <= k[1]; key++) {
+                for (int e = 0; e < eps.length; e++) {
+                    if (which[e] && !cache.has(key, e)) {
+                        keys.add(key);
+                        break;
                     }
                 }
             }
         }
-        long[] hs = keys.build().sorted().distinct().toArray();
+        long[] hs = keys.build().toArray();
         if (hs.length == 0) {
             return 0;
         }
