@@ -48,7 +48,7 @@ public final class SmoothedCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 100,000,000,000 (10^11; "
+    @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 10,000,000,000 (10^10; "
             + "past 2,147,483,647 only for two categories and at most two vertices, the large-n method).")
     long nOption;
 
@@ -105,8 +105,8 @@ public final class SmoothedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (nOption < 1 || nOption > SamplingHistogramMechanism.MAX_N) {
-            throw new UserInputException("--n", nOption, "must be in [1, " + SamplingHistogramMechanism.MAX_N + "] (10^11)");
+        if (nOption < 1 || nOption > SmoothedRunner.MAX_N) {
+            throw new UserInputException("--n", nOption, "must be in [1, " + SmoothedRunner.MAX_N + "] (10^10)");
         }
         n = nOption;
         if (compose < 1) {

@@ -76,8 +76,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<Long> ns = Ranges.longs("--n", nList);
         for (long v : ns) {
-            if (v < 1 || v > SamplingHistogramMechanism.MAX_N) {
-                throw new UserInputException("--n", v, "every n must be in [1, " + SamplingHistogramMechanism.MAX_N + "] (10^11)");
+            if (v < 1 || v > SmoothedRunner.MAX_N) {
+                throw new UserInputException("--n", v, "every n must be in [1, " + SmoothedRunner.MAX_N + "] (10^10)");
             }
         }
         if (compose < 1) {
