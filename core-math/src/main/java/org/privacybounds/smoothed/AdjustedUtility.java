@@ -46,11 +46,10 @@ public final class AdjustedUtility {
                 if (b == a) {
                     continue;
                 }
-                long[] hw = java.util.Arrays.stream(h).asLongStream().toArray();
-                long[] hp = hw.clone();
+                int[] hp = h.clone();
                 hp[a]--;
                 hp[b]++;
-                MovePair fwd = new MovePair(mechanism.sampling(), hw, a, b, mechanism.sampleSize());
+                MovePair fwd = new MovePair(mechanism.sampling(), h, a, b, mechanism.sampleSize());
                 MovePair bwd = new MovePair(mechanism.sampling(), hp, b, a, mechanism.sampleSize());
                 MovePair.Sum uFwd = fwd.oneSidedUtility(eps, rel);
                 MovePair.Sum uBwd = bwd.oneSidedUtility(eps, rel);

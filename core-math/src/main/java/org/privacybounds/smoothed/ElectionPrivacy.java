@@ -39,18 +39,21 @@ public final class ElectionPrivacy {
      * @param threshold    t in [0.5, 1)
      */
     public static Result compute(long votesA, long votesB, BigDecimal lostFraction, double threshold, Sampling sampling, UtilityForm form) {
-        long n = votesA + votesB;
-        long t = SampleSize.fromLostFraction(lostFraction, n);
-        // a total past the int range is refused with its message by the next call, before T is used
-        return compute(votesA, votesB, (int) Math.min(t, Integer.MAX_VALUE), threshold, sampling, form);
+        checkVotes(votesA, votesB);
+        // T <= n <= 2^31 - 1
+        return compute(votesA, votesB, (int) SampleSize.fromLostFraction(lostFraction, votesA + votesB), threshold, sampling, form);
     }
 
-    /** The same for a sample size T given directly. */
-    public static Result compute(long votesA, long votesB, int sampleSize, double threshold, Sampling sampling, UtilityForm form) {
+    private static void checkVotes(long votesA, long votesB) {
         if (votesA < 0 || votesB < 0 || votesA + votesB > Integer.MAX_VALUE || votesA + votesB < 1) {
             throw new org.privacybounds.validation.BadInputException("votes", votesA + "," + votesB,
                     "vote counts must be >= 0 with a total in [1, " + Integer.MAX_VALUE + "]");
         }
+    }
+
+    /** The same for a sample size T given directly. */
+    public static Result compute(long votesA, long votesB, int sampleSize, double threshold, Sampling sampling, UtilityForm form) {
+        checkVotes(votesA, votesB);
         int[] h = {(int) votesA, (int) votesB};
         double eps = AdjustedUtility.epsilonOfThreshold(threshold);
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(sampling, sampleSize);

@@ -34,7 +34,7 @@ final class MovePair {
 
     /** The pair for a histogram of int counts. */
     MovePair(Sampling sampling, int[] g, int a, int b, long sampleSize) {
-        this(sampling, java.util.Arrays.stream(g).asLongStream().toArray(), a, b, sampleSize);
+        this(sampling, SamplingHistogramMechanism.wide(g), a, b, sampleSize);
     }
 
     MovePair(Sampling sampling, long[] g, int a, int b, long sampleSize) {

@@ -75,7 +75,7 @@ public final class Algorithm1 {
         }
         List<SmoothedValue> out = new ArrayList<>();
         for (int e = 0; e < eps.length; e++) {
-            out.add(new SmoothedValue(eps[e], best[e], arg[e] == null ? null : java.util.Arrays.stream(arg[e]).asLongStream().toArray(), maxErr + 1e-12,
+            out.add(new SmoothedValue(eps[e], best[e], arg[e], maxErr + 1e-12,
                     "exact: full enumeration of all " + count[0] + " assignments and " + all.size() + " histograms", count[0], 0));
         }
         return out;

@@ -15,6 +15,13 @@ import org.privacybounds.numeric.LogMath;
  */
 public record SmoothedValue(double epsilon, double logDelta, long[] argmaxAssignment, double relativeErrorBound, String method,
         long evaluated, long excluded) {
+    /** The same with the assignment given as int counts (the enumeration methods, n <= 2^31 - 1); null stays null. */
+    public SmoothedValue(double epsilon, double logDelta, int[] argmaxAssignment, double relativeErrorBound, String method, long evaluated,
+            long excluded) {
+        this(epsilon, logDelta, argmaxAssignment == null ? null : java.util.Arrays.stream(argmaxAssignment).asLongStream().toArray(),
+                relativeErrorBound, method, evaluated, excluded);
+    }
+
     public double delta() {
         return Math.exp(logDelta);
     }

@@ -54,7 +54,7 @@ final class SparkEnumeration {
         for (int e = 0; e < eps.length; e++) {
             // delta_SDP <= 1: a value a few ulps above 0 in log space is rounding
             double v = Math.min(0, best.logDelta()[e]);
-            out.add(new SmoothedValue(eps[e], v, wide(best.argmax()[e]), relErr + 1e-12, String.format(Locale.ROOT,
+            out.add(new SmoothedValue(eps[e], v, best.argmax()[e], relErr + 1e-12, String.format(Locale.ROOT,
                     "exact: every one of the %,d assignments and %,d histograms, on the executors", best.evaluated(), histograms), best.evaluated(), 0));
         }
         return out;
@@ -159,9 +159,5 @@ final class SparkEnumeration {
 
     static String describe(int[] r) {
         return Arrays.toString(r);
-    }
-
-    private static long[] wide(int[] a) {
-        return a == null ? null : java.util.Arrays.stream(a).asLongStream().toArray();
     }
 }
