@@ -85,7 +85,7 @@ final class BlockBounds {
         }
         summary = null;
         if (todo.length > 0) {
-            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + block);
+            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + block + ", eps = " + ub.eps());
         }
         return todo.length;
     }

@@ -43,11 +43,11 @@ final class EndScan {
         double po = hiEnd ? pLo : pHi;
         long baseN = n - kSwing;
         CountLaw base = CountLaw.binomial(baseN, pm);
-        double sd = Math.sqrt(baseN * pm * (1 - pm)) + 1;
+        double sd = sd(baseN, pm);
         // each side of the window widens on its own: where delta grows away from the mode, base(h) delta(h) peaks off
         // the mode and only that side needs more values
-        double zLo = 10;
-        double zHi = 10;
+        double zLo = FIRST_Z;
+        double zHi = FIRST_Z;
         // what the previous (narrower) window computed, kept across widenings: its h range, ln base(h) over it, and
         // C(s) over it in units of e^prevScale. A wider window adds only its new values of h to C
         long prevLo = 0;
@@ -63,12 +63,13 @@ final class EndScan {
                 hl = base.lower();
                 hr = base.upper();
             } else {
-                hl = (long) Math.max(base.lower(), Math.floor(base.mode() - zLo * sd));
-                hr = (long) Math.min(base.upper(), Math.ceil(base.mode() + zHi * sd));
+                hl = windowLo(base, sd, zLo);
+                hr = windowHi(base, sd, zHi);
             }
             p.progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, p.eps[e]));
-            // the first window is the same for every eps: computed once for all of them; a widening serves this eps alone
-            p.ensure(List.of(new long[] {hl, hr + kSwing}), zLo == 10 && zHi == 10 ? -1 : e);
+            // the first window is the same for every eps (firstWindow): computed once for all of them; a widening
+            // serves this eps alone
+            p.ensure(List.of(new long[] {hl, hr + kSwing}), zLo == FIRST_Z && zHi == FIRST_Z ? -1 : e);
             // C(s) = sum_h base(h) delta(h + s), in scaled doubles
             int w = Math.toIntExact(hr - hl + 1);
             double[] lb = new double[w];
@@ -197,6 +198,33 @@ final class EndScan {
                 break;
             }
         }
+    }
+
+    /** The first window of a truncated scan: the base's mode +- this many standard deviations (then each side widens). */
+    static final double FIRST_Z = 10;
+
+    private static double sd(long baseN, double pm) {
+        return Math.sqrt(baseN * pm * (1 - pm)) + 1;
+    }
+
+    private static long windowLo(CountLaw base, double sd, double z) {
+        return (long) Math.max(base.lower(), Math.floor(base.mode() - z * sd));
+    }
+
+    private static long windowHi(CountLaw base, double sd, double z) {
+        return (long) Math.min(base.upper(), Math.ceil(base.mode() + z * sd));
+    }
+
+    /**
+     * The values of h whose delta the first window of a truncated scan at this end reads, [hl, hr + K]: the same for
+     * every eps (what is computed for all of them at once before the eps are solved in parallel).
+     */
+    static long[] firstWindow(LargeNProblem p, boolean hiEnd, int kSwing) {
+        double pm = hiEnd ? p.pHi : p.pLo;
+        long baseN = p.n - kSwing;
+        CountLaw base = CountLaw.binomial(baseN, pm);
+        double sd = sd(baseN, pm);
+        return new long[] {windowLo(base, sd, FIRST_Z), windowHi(base, sd, FIRST_Z) + kSwing};
     }
 
     /** Above this many nats between the smallest and the largest ln delta of a window, its terms are tilted ({@link #tilt}). */

@@ -158,10 +158,10 @@ public record Expectation(long n, double pHi, double pLo, long n1, long xl, long
         return (double) (xr - xl + 1) * (yr - yl + 1);
     }
 
-    /** {ln f over the windows (a lower bound of f), ln of the bound on the rest}. */
     /** Above this many terms the rows of {@link #evaluate} are summed in parallel (on the caller's fork-join pool). */
-    static final double PARALLEL_WORK = 4e6;
+    static final double PARALLEL_WORK = 5e5;
 
+    /** {ln f over the windows (a lower bound of f), ln of the bound on the rest}. */
     public double[] evaluate() {
         CountLaw x = CountLaw.binomial(n1, pHi);
         CountLaw y = CountLaw.binomial(n - n1, pLo);

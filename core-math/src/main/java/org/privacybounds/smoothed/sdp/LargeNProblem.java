@@ -16,7 +16,8 @@ final class LargeNProblem {
     private final LargeNSmoothed.DeltaSource source;
     private final DeltaCache cache;
     Consumer<String> progress = s -> { };
-    long deltaEvaluations;
+    /** delta(h) values computed (each for the eps requested); the eps of a run may be solved at once, each adding its own. */
+    final java.util.concurrent.atomic.AtomicLong deltaEvaluations = new java.util.concurrent.atomic.AtomicLong();
 
     LargeNProblem(long n, long sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
         this.n = n;
@@ -48,10 +49,6 @@ final class LargeNProblem {
         return cache.get(Math.min(h, n - h), e);
     }
 
-    /**
-     * Computes (in one request to the source) delta(h) for every h of the ranges not known yet, for eps index {@code only}
-     * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
-     */
     /** The ranges clipped to [0, n], sorted and merged where they overlap or touch (thousands of overlapping windows become a few). */
     private List<long[]> merged(List<long[]> ranges) {
         List<long[]> sorted = new java.util.ArrayList<>();
@@ -75,6 +72,10 @@ final class LargeNProblem {
         return out;
     }
 
+    /**
+     * Computes (in one request to the source) delta(h) for every h of the ranges not known yet, for eps index {@code only}
+     * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
+     */
     int ensure(List<long[]> ranges, int only) {
         boolean[] which = new boolean[eps.length];
         for (int e = 0; e < eps.length; e++) {
@@ -108,7 +109,7 @@ final class LargeNProblem {
         for (int i = 0; i < hs.length; i++) {
             cache.put(hs[i], v[i]);
         }
-        deltaEvaluations += hs.length;
+        deltaEvaluations.addAndGet(hs.length);
         return hs.length;
     }
 }

@@ -164,24 +164,106 @@ public final class LargeNSmoothed {
 
     /** Receives progress lines. */
     public LargeNSmoothed onProgress(Consumer<String> listener) {
-        this.progress = listener;
-        problem.progress = listener;
+        Consumer<String> one = line -> { // one line at a time: the eps may be solved at once
+            synchronized (this) {
+                listener.accept(line);
+            }
+        };
+        this.progress = one;
+        problem.progress = one;
         return this;
     }
 
     /** Number of delta(h) values computed so far (each for every eps). */
     public long deltaEvaluations() {
-        return problem.deltaEvaluations;
+        return problem.deltaEvaluations.get();
     }
+
+    private boolean parallelEpsilons;
+
+    /**
+     * Solves the eps of the run at once, on the fork-join pool the caller runs in, instead of one after the other (their
+     * end scans, exact batches and slope bounds are mostly sequential: one eps alone leaves a second core idle). The values
+     * are those of the sequential run, digit for digit: each eps reads and writes only its own delta values, and the one
+     * window every eps shares (the first window of the end scan) is computed for all of them before they start.
+     */
+    public LargeNSmoothed withParallelEpsilons() {
+        this.parallelEpsilons = true;
+        return this;
+    }
+
+    /** Set when one eps of a parallel run failed: the others stop at their next step instead of running on. */
+    private volatile boolean abandoned;
 
     /** delta_SDP for every eps of the run. */
     public List<SmoothedValue> solve() {
-        List<SmoothedValue> out = new ArrayList<>();
-        for (int e = 0; e < eps.length; e++) {
-            out.add(solve(e));
+        if (!parallelEpsilons || eps.length == 1 || !searches()) {
+            List<SmoothedValue> out = new ArrayList<>();
+            for (int e = 0; e < eps.length; e++) {
+                out.add(solve(e));
+            }
+            return out;
         }
-        return out;
+        long[] first = EndScan.firstWindow(problem, startAtHi(), END_K);
+        problem.ensure(List.of(first), -1);
+        SmoothedValue[] out = new SmoothedValue[eps.length];
+        RuntimeException[] failed = new RuntimeException[eps.length];
+        java.util.function.IntConsumer one = e -> {
+            try {
+                out[e] = solve(e);
+            } catch (RuntimeException ex) {
+                abandoned = true;
+                failed[e] = ex;
+            }
+        };
+        // the smallest eps (the flattest f: the most work) runs here; the others are forked in increasing order, so an idle
+        // thread takes the next largest first (stealing takes the oldest fork), and the parallel parts inside an eps are
+        // stolen only once every eps has a thread
+        int[] order = java.util.stream.IntStream.range(0, eps.length).boxed().sorted(java.util.Comparator.comparingDouble(i -> eps[i]))
+                .mapToInt(Integer::intValue).toArray();
+        List<java.util.concurrent.ForkJoinTask<?>> forked = new ArrayList<>();
+        for (int i = 1; i < order.length; i++) {
+            int e = order[i];
+            forked.add(java.util.concurrent.ForkJoinTask.adapt(() -> one.accept(e)).fork());
+        }
+        one.accept(order[0]);
+        for (java.util.concurrent.ForkJoinTask<?> t : forked) {
+            t.join();
+        }
+        // the failure of the smallest eps index that failed on its own (not abandoned because another failed)
+        for (RuntimeException ex : failed) {
+            if (ex != null && !(ex instanceof Abandoned)) {
+                throw ex;
+            }
+        }
+        return List.of(out);
     }
+
+    /** Thrown inside an eps whose run was abandoned because another eps failed; never leaves {@link #solve()}. */
+    private static final class Abandoned extends RuntimeException {
+        Abandoned() {
+            super("abandoned", null, false, false);
+        }
+    }
+
+    private void checkAbandoned() {
+        if (abandoned) {
+            throw new Abandoned();
+        }
+    }
+
+    /** Whether the run takes the search (end scan, branch and bound) rather than a closed form, one assignment or a full scan. */
+    private boolean searches() {
+        return sampleSize != n && sampleSize != 0 && vertexP.length == 2 && pHi != pLo && n > fullScanMaxN;
+    }
+
+    /** Whether the search starts with the scan at the p_hi end (the more extreme vertex). */
+    private boolean startAtHi() {
+        return Math.max(pHi, 1 - pHi) >= Math.max(pLo, 1 - pLo);
+    }
+
+    /** Assignments in the end scan (K + 1 of them, next to the end of the more extreme vertex). */
+    static final int END_K = 2048;
 
     // ------------------------------------------------------------------ one eps
 
@@ -206,9 +288,9 @@ public final class LargeNSmoothed {
         HypergeometricBound tight = new HypergeometricBound(n, sampleSize, eps[e]);
         BlockBounds blockMax = new BlockBounds(problem, ub);
         // start at the more extreme vertex
-        boolean hiFirst = Math.max(pHi, 1 - pHi) >= Math.max(pLo, 1 - pLo);
-        int kHi = hiFirst ? 2048 : -1;
-        int kLo = hiFirst ? -1 : 2048;
+        boolean hiFirst = startAtHi();
+        int kHi = hiFirst ? END_K : -1;
+        int kLo = hiFirst ? -1 : END_K;
         EndScan.Scan sHi = kHi >= 0 ? EndScan.scan(problem, e, true, kHi, blockMax, tight) : null;
         EndScan.Scan sLo = kLo >= 0 ? EndScan.scan(problem, e, false, kLo, blockMax, tight) : null;
         // the branch and bound first stops at intervals of COARSE assignments: while the block bounds are still refined, the
@@ -216,6 +298,7 @@ public final class LargeNSmoothed {
         // to FINE, and the exact delta and the slope bound work on those intervals
         int leaf = COARSE;
         while (true) {
+            checkAbandoned();
             blockMax.refresh(tight, e);
             EndScan.Scan best = EndScan.Scan.better(sHi, sLo);
             long midFrom = (sLo == null ? 0 : kLo + 1);
@@ -282,6 +365,7 @@ public final class LargeNSmoothed {
         boolean excludedAny = false;
         int level = 0;
         while (!frontier.isEmpty()) {
+            checkAbandoned();
             List<long[]> split = new ArrayList<>();
             List<Long> mids = new ArrayList<>();
             for (long[] iv : frontier) {
@@ -378,7 +462,7 @@ public final class LargeNSmoothed {
             windows.add(w);
             ranges.add(new long[] {w.hFrom(), w.hTo()});
         }
-        progress.accept(String.format("exact f at %d assignments, h in [%d, %d]", n1s.size(), ranges.stream().mapToLong(r -> r[0]).min().orElse(0),
+        progress.accept(String.format("exact f at %d assignments, eps = %s, h in [%d, %d]", n1s.size(), eps[e], ranges.stream().mapToLong(r -> r[0]).min().orElse(0),
                 ranges.stream().mapToLong(r -> r[1]).max().orElse(0)));
         problem.ensure(ranges, e); // one stage-1 request for the whole batch, this eps only
         for (int i = 0; i < n1s.size(); i++) {

@@ -208,4 +208,55 @@ class LargeNSmoothedTest {
         assertEquals(4, v.size());
         assertEquals(-6.806698819410, v.get(0).log10Delta(), 1e-9);
     }
+
+    /**
+     * The eps solved at once on two threads give the sequential run's digits: the same ln delta bit for bit, the same
+     * assignment, the same counts and error bound, the same number of delta(h) computed (each eps reads and writes only its
+     * own delta; the shared first window is computed before they start). Cases: the national hull at n = 1e6, the 2020
+     * extremes at n = 30,000, the history hull at n = 40,000 (windows that widen on one side).
+     */
+    @Test
+    void parallelEpsilonsGiveTheSequentialDigits() throws Exception {
+        Object[][] cases = {{1_000_000, 998_000, two(0.944667, 0.533392), new double[] {0.5, 1, 2, 7}},
+            {30_000, 29_940, two(0.94467, 0.228609), new double[] {7, 0.5, 2, 1}},
+            {40_000, 39_920, two(0.6521679296057313, 0.3865529670619781), new double[] {0.5, 2, 7}}};
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+        try {
+            for (Object[] c : cases) {
+                int n = (Integer) c[0];
+                int t = (Integer) c[1];
+                DistributionSet v = (DistributionSet) c[2];
+                double[] eps = (double[]) c[3];
+                SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
+                LargeNSmoothed seq = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.local(m, n, eps));
+                List<SmoothedValue> a = seq.solve();
+                LargeNSmoothed par = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.parallel(m, n, eps)).withParallelStageTwo().withParallelEpsilons();
+                List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                List<SmoothedValue> b = pool.submit(() -> par.onProgress(lines::add).solve()).get();
+                for (int e = 0; e < eps.length; e++) {
+                    String what = "n = " + n + ", eps = " + eps[e];
+                    assertEquals(Double.doubleToLongBits(a.get(e).logDelta()), Double.doubleToLongBits(b.get(e).logDelta()), what);
+                    assertEquals(eps[e], b.get(e).epsilon(), what);
+                    assertArrayEquals(a.get(e).argmaxAssignment(), b.get(e).argmaxAssignment(), what);
+                    assertEquals(a.get(e).evaluated(), b.get(e).evaluated(), what);
+                    assertEquals(a.get(e).excluded(), b.get(e).excluded(), what);
+                    assertEquals(a.get(e).relativeErrorBound(), b.get(e).relativeErrorBound(), 0, what);
+                }
+                assertEquals(seq.deltaEvaluations(), par.deltaEvaluations(), "delta(h) computed at n = " + n);
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("slope bound, eps = ") || l.startsWith("branch and bound, eps = ")));
+            }
+            // one eps fails (its work limit): the run throws that failure, not an abandoned eps's, and the others stop
+            DistributionSet close = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.35, 0.65}), List.of("a", "b"), "Pi");
+            double[] eps = {1, 0.5, 2};
+            SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 5_000);
+            java.util.concurrent.ExecutionException ex = assertThrows(java.util.concurrent.ExecutionException.class, () -> pool.submit(
+                    () -> new LargeNSmoothed(10_000, 5_000, close, eps, LargeNSmoothed.parallel(half, 10_000, eps)).withParallelStageTwo()
+                            .withParallelEpsilons().withWorkLimit(1e-3).solve()).get());
+            org.privacybounds.validation.BadInputException bad = (org.privacybounds.validation.BadInputException) ex.getCause();
+            assertEquals("work limit", bad.parameter());
+            assertTrue(bad.getMessage().contains("no bound separates the assignments"), bad.getMessage());
+        } finally {
+            pool.shutdown();
+        }
+    }
 }

@@ -84,7 +84,7 @@ public final class SmoothedRunner {
         }
         return org.privacybounds.jobs.common.LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
                 LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo()
-                .withWorkLimit(maxWorkSeconds).onProgress(progress).solve());
+                .withParallelEpsilons().withWorkLimit(maxWorkSeconds).onProgress(progress).solve());
     }
 
     /**
@@ -131,6 +131,7 @@ public final class SmoothedRunner {
             List<double[]> r = jsc.parallelize(batch, Math.min(batch.size(), partitions * 2)).map(Expectation::evaluate).collect();
             return r.toArray(new double[0][]);
         };
-        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress);
+        // the eps at once: while one eps runs its sequential parts on the driver, another's Spark jobs keep the executors busy
+        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).withParallelEpsilons().onProgress(progress);
     }
 }
