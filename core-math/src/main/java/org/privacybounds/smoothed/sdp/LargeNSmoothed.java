@@ -227,8 +227,10 @@ public final class LargeNSmoothed {
             forked.add(java.util.concurrent.ForkJoinTask.adapt(() -> one.accept(e)).fork());
         }
         one.accept(order[0]);
-        for (java.util.concurrent.ForkJoinTask<?> t : forked) {
-            t.join();
+        // newest first: a fork no thread has taken yet is run here at once (joining an older one that another thread runs would
+        // wait for it with the newer ones still queued)
+        for (int i = forked.size() - 1; i >= 0; i--) {
+            forked.get(i).join();
         }
         // the failure of the smallest eps index that failed on its own (not abandoned because another failed)
         for (RuntimeException ex : failed) {
