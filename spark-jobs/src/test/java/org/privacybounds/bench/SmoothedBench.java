@@ -94,17 +94,17 @@ public final class SmoothedBench {
     /**
      * Issue 19: national-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
      * issue's two distributions) on the driver path the command takes on a local master (a pool of 2 threads, and 1 at
-     * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (JIT warmed by three runs of the same n and path) as a ratio to n = 1e6 on
+     * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (the JIT warmed to a steady time on the same n and path) as a ratio to n = 1e6 on
      * the same path in the same run (the papers' code cannot reach these n, so the small run is the baseline). Writes
      * smoothed-large-n.csv; scripts/bench-smoothed also times the command itself, cold, in smoothed-large-n-cli.csv.
      */
     static void largeN(Path out) throws Exception {
-        // seconds: the median of three runs after one warm-up run of the same n and path
+        // seconds: the median of five runs after the warm-up runs of the same n and path
         double[] eps = {0.5, 1, 2, 7};
         DistributionSet hull = DistributionSet.of(List.of(new double[] {0.944667, 0.055333}, new double[] {0.533392, 0.466608}), List.of("a", "b"),
                 "bench");
         List<String> lines = new ArrayList<>();
-        lines.add("n,path,seconds,ratio_to_n1e6_same_path,load_average_1min,log10_delta_eps0.5,log10_delta_eps1,log10_delta_eps2,log10_delta_eps7");
+        lines.add("n,path,seconds,ratio_to_n1e6_same_path,warm_up_runs,load_average_1min,log10_delta_eps0.5,log10_delta_eps1,log10_delta_eps2,log10_delta_eps7");
         // the driver path (what the command runs on a local master: no Spark, a pool of 2 or 1 threads), then Spark local[2] and local[1]
         Object[][] runs = {{1_000_000, "driver[2]"}, {10_000_000, "driver[2]"}, {10_000_000, "driver[1]"}, {100_000_000, "driver[2]"},
             {1_000_000, "local[2]"}, {10_000_000, "local[2]"}, {10_000_000, "local[1]"}, {100_000_000, "local[2]"}};
@@ -124,16 +124,27 @@ public final class SmoothedBench {
             try {
                 int parts = driver ? threads : 4 * threads;
                 SparkSession s = spark;
-                // JIT warmed by three runs of the same n and path (a run at a small n leaves the large-n paths half compiled; after
-                // one run, a 2-thread run that follows 1-thread runs was measured 30-50 % slower than in steady state), then the
-                // median of three timed runs
+                // the JIT in steady state: warm-up runs of the same n and path until the last three are within 10 % of each other
+                // (at least 5, at most 30; the first path at n = 1e6 took about 11 runs to settle: three warm runs, as recorded
+                // before, left it at twice its steady time, which flattered the ratios to it, and a 2-thread run still
+                // compiling loses the second core to the compiler), then the median of five timed runs
                 java.util.function.Supplier<List<SmoothedValue>> once = () -> driver
                         ? SmoothedRunner.runLocal(n, t, hull, eps, threads, msg -> { }) : run(s, n, t, hull, eps, parts);
-                for (int warm = 0; warm < 3; warm++) {
+                List<Double> warmTimes = new ArrayList<>();
+                while (warmTimes.size() < 30) {
+                    long w0 = System.nanoTime();
                     once.get();
+                    warmTimes.add((System.nanoTime() - w0) / 1e9);
+                    int k = warmTimes.size();
+                    if (k >= 5) {
+                        List<Double> last = warmTimes.subList(k - 3, k);
+                        if (java.util.Collections.max(last) <= 1.1 * java.util.Collections.min(last)) {
+                            break;
+                        }
+                    }
                 }
                 double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-                double[] times = new double[3];
+                double[] times = new double[5];
                 List<SmoothedValue> r = null;
                 for (int rep = 0; rep < times.length; rep++) {
                     long t0 = System.nanoTime();
@@ -141,13 +152,13 @@ public final class SmoothedBench {
                     times[rep] = (System.nanoTime() - t0) / 1e9;
                 }
                 java.util.Arrays.sort(times);
-                double secs = times[1];
+                double secs = times[2];
                 String kind = driver ? "driver" : "spark";
                 if (n == 1_000_000) {
                     base.put(kind, secs);
                 }
-                lines.add(String.format(Locale.ROOT, "%d,%s,%.2f,%.2f,%.2f,%.12f,%.12f,%.12f,%.12f", n, path, secs, secs / base.get(kind), load,
-                        r.get(0).log10Delta(), r.get(1).log10Delta(), r.get(2).log10Delta(), r.get(3).log10Delta()));
+                lines.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.2f,%d,%.2f,%.12f,%.12f,%.12f,%.12f", n, path, secs, secs / base.get(kind),
+                        warmTimes.size(), load, r.get(0).log10Delta(), r.get(1).log10Delta(), r.get(2).log10Delta(), r.get(3).log10Delta()));
                 System.out.println(lines.get(lines.size() - 1));
             } finally {
                 if (spark != null) {

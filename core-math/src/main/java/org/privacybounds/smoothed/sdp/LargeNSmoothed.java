@@ -186,6 +186,10 @@ public final class LargeNSmoothed {
      * end scans, exact batches and slope bounds are mostly sequential: one eps alone leaves a second core idle). The values
      * are those of the sequential run, digit for digit: each eps reads and writes only its own delta values, and the one
      * window every eps shares (the first window of the end scan) is computed for all of them before they start.
+     *
+     * <p>Only where the {@link DeltaSource} and {@link StageTwo} compute on this pool's threads (as {@link #parallel} does): a
+     * source that waits inside a pool task for work that needs a thread of the same pool can deadlock (Spark jobs whose
+     * local-mode executors sum in parallel on the common pool did, with the eps forked into that pool).
      */
     public LargeNSmoothed withParallelEpsilons() {
         this.parallelEpsilons = true;

@@ -131,7 +131,8 @@ public final class SmoothedRunner {
             List<double[]> r = jsc.parallelize(batch, Math.min(batch.size(), partitions * 2)).map(Expectation::evaluate).collect();
             return r.toArray(new double[0][]);
         };
-        // the eps at once: while one eps runs its sequential parts on the driver, another's Spark jobs keep the executors busy
-        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).withParallelEpsilons().onProgress(progress);
+        // one eps at a time: solved at once, the eps would wait for Spark jobs inside tasks of the common fork-join pool, which
+        // local-mode executors also use for their parallel sums (on 2 cores that pool has one worker): measured to deadlock
+        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress);
     }
 }
