@@ -208,6 +208,7 @@ public final class LargeNSmoothed {
             }
             return out;
         }
+        abandoned = false;
         long[] first = EndScan.firstWindow(problem, startAtHi(), END_K);
         problem.ensure(List.of(first), -1);
         SmoothedValue[] out = new SmoothedValue[eps.length];
@@ -218,6 +219,9 @@ public final class LargeNSmoothed {
             } catch (RuntimeException ex) {
                 abandoned = true;
                 failed[e] = ex;
+            } catch (Error err) { // out of memory and the like: the others stop too, the error reaches the caller through join
+                abandoned = true;
+                throw err;
             }
         };
         // the smallest eps (the flattest f: the most work) runs here; the others are forked in increasing order, so an idle
