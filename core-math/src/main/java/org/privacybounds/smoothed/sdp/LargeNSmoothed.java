@@ -185,7 +185,8 @@ public final class LargeNSmoothed {
      * Solves the eps of the run at once, on the fork-join pool the caller runs in, instead of one after the other (their
      * end scans, exact batches and slope bounds are mostly sequential: one eps alone leaves a second core idle). The values
      * are those of the sequential run, digit for digit: each eps reads and writes only its own delta values, and the one
-     * window every eps shares (the first window of the end scan) is computed for all of them before they start.
+     * window every eps shares (the first window of the end scan) is computed for all of them before they start. Up to
+     * {@link #PARALLEL_EPSILONS_MAX_N}; past it one after the other.
      *
      * <p>Only where the {@link DeltaSource} and {@link StageTwo} compute on this pool's threads (as {@link #parallel} does): a
      * source that waits inside a pool task for work that needs a thread of the same pool can deadlock (Spark jobs whose
@@ -196,12 +197,20 @@ public final class LargeNSmoothed {
         return this;
     }
 
+    /**
+     * Above this n the eps are solved one after the other even with {@link #withParallelEpsilons}: past 2^20 blocks of h the
+     * block loops dominate and already use every core, and solving eps at once only keeps more of their arrays alive
+     * (measured at n = 3e9 with 12 eps: 77.0 s and 1.70 GB resident at once, 73.2 s and 1.34 GB one after the other; at
+     * n = 1e7 at once is what makes two threads 1.86x one).
+     */
+    public static final long PARALLEL_EPSILONS_MAX_N = 1L << 28;
+
     /** Set when one eps of a parallel run failed: the others stop at their next step instead of running on. */
     private volatile boolean abandoned;
 
     /** delta_SDP for every eps of the run. */
     public List<SmoothedValue> solve() {
-        if (!parallelEpsilons || eps.length == 1 || !searches()) {
+        if (!parallelEpsilons || eps.length == 1 || !searches() || n > PARALLEL_EPSILONS_MAX_N) {
             List<SmoothedValue> out = new ArrayList<>();
             for (int e = 0; e < eps.length; e++) {
                 out.add(solve(e));
