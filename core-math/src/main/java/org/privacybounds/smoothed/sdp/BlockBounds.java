@@ -85,7 +85,7 @@ final class BlockBounds {
         }
         summary = null;
         if (todo.length > 0) {
-            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + block + ", eps = " + ub.eps());
+            p.progress.accept("refined the bound per h (hypergeometric tails) in " + todo.length + " blocks of " + block + ", eps = " + ub.epsilon());
         }
         return todo.length;
     }
@@ -189,10 +189,6 @@ final class BlockBounds {
         final double globalMax;
         /** Per size of {@link #SIZES}: the largest value of each aligned group of that many blocks. */
         final double[][] levelMax;
-
-        Summary(double[] blocks) {
-            this(blocks, BLOCK);
-        }
 
         Summary(double[] blocks, int block) {
             this.blocks = blocks;

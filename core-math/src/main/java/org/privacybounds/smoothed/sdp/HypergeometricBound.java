@@ -30,11 +30,6 @@ public final class HypergeometricBound {
     /** ln C(n, L), the same in every pmf value. */
     private final double logChooseNL;
 
-    /** The eps this bound is for. */
-    double eps() {
-        return eps;
-    }
-
     public HypergeometricBound(long n, long sampleSize, double eps) {
         this.n = n;
         this.lost = n - sampleSize;

@@ -67,7 +67,7 @@ class BlockBoundsTest {
             double var = n * (0.01 + 0.24 * rnd.nextDouble());
             double floor = -depth * rnd.nextDouble();
             double want = perBlock(n, muA, muB, var, blocks, floor);
-            double got = BlockBounds.blockSum(n, muA, muB, var, new BlockBounds.Summary(blocks), floor);
+            double got = BlockBounds.blockSum(n, muA, muB, var, new BlockBounds.Summary(blocks, BlockBounds.BLOCK), floor);
             String where = "case " + c + " n=" + n;
             assertTrue(got >= want - 1e-12 * Math.max(1, Math.abs(want)), where + ": " + got + " < " + want);
             assertTrue(got <= LogMath.logAdd(want, floor - 39) + 1e-12 * Math.max(1, Math.abs(want)), where + ": " + got + " vs " + want);
@@ -81,7 +81,7 @@ class BlockBoundsTest {
         for (int i = 0; i < v.length; i++) {
             v[i] = rnd.nextInt(10) == 0 ? Double.NEGATIVE_INFINITY : rnd.nextGaussian();
         }
-        BlockBounds.Summary s = new BlockBounds.Summary(v);
+        BlockBounds.Summary s = new BlockBounds.Summary(v, BlockBounds.BLOCK);
         for (int c = 0; c < 500; c++) {
             int a = rnd.nextInt(v.length);
             int b = a + rnd.nextInt(v.length - a);
