@@ -39,13 +39,61 @@ public final class ConstraintSet implements Serializable {
     private final double mechanismDelta;
     /** corners[j] = {p, p'}; interior corners first, then (0,0), then (1,1). */
     private final double[][] corners;
+    /** What each corner is, in the order of {@link #corners}. */
+    private final Corner[] kinds;
     private final int interior;
 
-    private ConstraintSet(int k, double epsilon, double mechanismDelta, double[][] corners, int interior) {
+    /**
+     * A value a corner's p or p' takes, in terms of {@code t = e^eps} and Delta: 0, 1, Delta, 1 - Delta,
+     * {@code A = (t + Delta) / (t + 1)} and {@code B = (1 - Delta) / (t + 1) = 1 - A}.
+     */
+    public enum Value {
+        ZERO, ONE, DELTA, ONE_MINUS_DELTA, A, B;
+
+        /** 1 - this value. */
+        public Value complement() {
+            return switch (this) {
+                case ZERO -> ONE;
+                case ONE -> ZERO;
+                case DELTA -> ONE_MINUS_DELTA;
+                case ONE_MINUS_DELTA -> DELTA;
+                case A -> B;
+                case B -> A;
+            };
+        }
+    }
+
+    /** A corner (p, p') of the (eps, Delta)-DP polygon F, by what its coordinates are. */
+    public enum Corner {
+        A_B(Value.A, Value.B), B_A(Value.B, Value.A), ZERO_DELTA(Value.ZERO, Value.DELTA), DELTA_ZERO(Value.DELTA, Value.ZERO),
+        ONE_MINUS_DELTA_ONE(Value.ONE_MINUS_DELTA, Value.ONE), ONE_ONE_MINUS_DELTA(Value.ONE, Value.ONE_MINUS_DELTA),
+        ZERO_ZERO(Value.ZERO, Value.ZERO), ONE_ONE(Value.ONE, Value.ONE);
+
+        private final Value p;
+        private final Value pPrime;
+
+        Corner(Value p, Value pPrime) {
+            this.p = p;
+            this.pPrime = pPrime;
+        }
+
+        /** The probability of a 1 on D. */
+        public Value p() {
+            return p;
+        }
+
+        /** The probability of a 1 on D'. */
+        public Value pPrime() {
+            return pPrime;
+        }
+    }
+
+    private ConstraintSet(int k, double epsilon, double mechanismDelta, double[][] corners, Corner[] kinds, int interior) {
         this.k = k;
         this.epsilon = epsilon;
         this.mechanismDelta = mechanismDelta;
         this.corners = corners;
+        this.kinds = kinds;
         this.interior = interior;
     }
 
@@ -59,24 +107,30 @@ public final class ConstraintSet implements Serializable {
             throw new BadInputException("Delta", mechanismDelta, "must be in [0, 1)");
         }
         double e = Math.exp(epsilon);
-        List<double[]> c = new ArrayList<>();
         double d = mechanismDelta;
-        double[][] candidates = d > 0
-                ? new double[][] {{(e + d) / (e + 1), (1 - d) / (e + 1)}, {(1 - d) / (e + 1), (e + d) / (e + 1)}, {0, d}, {d, 0}, {1 - d, 1}, {1, 1 - d}}
-                : new double[][] {{e / (e + 1), 1 / (e + 1)}, {1 / (e + 1), e / (e + 1)}};
-        for (double[] x : candidates) {
-            boolean dup = (x[0] == 0 && x[1] == 0) || (x[0] == 1 && x[1] == 1);
-            for (double[] y : c) {
-                dup |= Arrays.equals(x, y);
-            }
-            if (!dup) {
-                c.add(x);
-            }
+        // Delta > 0: the 8 vertices of F; Delta = 0: the 4 (the others coincide with (0,0) and (1,1))
+        List<Corner> kinds = new ArrayList<>(d > 0 ? List.of(Corner.A_B, Corner.B_A, Corner.ZERO_DELTA, Corner.DELTA_ZERO, Corner.ONE_MINUS_DELTA_ONE,
+                Corner.ONE_ONE_MINUS_DELTA) : List.of(Corner.A_B, Corner.B_A));
+        int interior = kinds.size();
+        kinds.add(Corner.ZERO_ZERO);
+        kinds.add(Corner.ONE_ONE);
+        double[][] c = new double[kinds.size()][];
+        for (int j = 0; j < c.length; j++) {
+            c[j] = new double[] {value(kinds.get(j).p(), e, d), value(kinds.get(j).pPrime(), e, d)};
         }
-        int interior = c.size();
-        c.add(new double[] {0, 0});
-        c.add(new double[] {1, 1});
-        return new ConstraintSet(k, epsilon, mechanismDelta, c.toArray(new double[0][]), interior);
+        return new ConstraintSet(k, epsilon, mechanismDelta, c, kinds.toArray(new Corner[0]), interior);
+    }
+
+    /** A corner value in double precision, from {@code e = e^eps}. */
+    private static double value(Value v, double e, double d) {
+        return switch (v) {
+            case ZERO -> 0;
+            case ONE -> 1;
+            case DELTA -> d;
+            case ONE_MINUS_DELTA -> 1 - d;
+            case A -> (e + d) / (e + 1);
+            case B -> (1 - d) / (e + 1);
+        };
     }
 
     public int k() {
@@ -94,6 +148,16 @@ public final class ConstraintSet implements Serializable {
     /** The corners {p, p'} in enumeration order (interior first, then (0,0) and (1,1)). */
     public double[][] corners() {
         return Arrays.stream(corners).map(double[]::clone).toArray(double[][]::new);
+    }
+
+    /** What each corner of {@link #corners} is (interior first, then (0,0) and (1,1)). */
+    public Corner[] cornerKinds() {
+        return kinds.clone();
+    }
+
+    /** Number of interior corners (those in (0, 1)^2 minus the diagonal ends), enumerated before (0,0) and (1,1). */
+    public int interior() {
+        return interior;
     }
 
     /** |P| = C(K + c - 1, c - 1). */
@@ -135,8 +199,11 @@ public final class ConstraintSet implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 
-    /** The largest cost of the scanned multisets, its row, and the {@code keep} largest rows above {@code threshold}. */
-    public record ScanResult(double max, Row argmax, List<Row> above, long scanned) implements Serializable {
+    /**
+     * The largest cost of the scanned multisets, its row, the {@code keep} largest rows above {@code threshold}, and how many
+     * rows in all lie above it ({@code aboveCount} may exceed {@code above.size()}).
+     */
+    public record ScanResult(double max, Row argmax, List<Row> above, long scanned, long aboveCount) implements Serializable {
         private static final long serialVersionUID = 1L;
 
         /** The merge of two partial scans (keeps the {@code keep} largest rows). */
@@ -145,7 +212,8 @@ public final class ConstraintSet implements Serializable {
             List<Row> rows = new ArrayList<>(above);
             rows.addAll(o.above);
             rows.sort((a, b) -> Double.compare(b.value(), a.value()));
-            return new ScanResult(Math.max(max, o.max), best, List.copyOf(rows.subList(0, Math.min(keep, rows.size()))), scanned + o.scanned);
+            return new ScanResult(Math.max(max, o.max), best, List.copyOf(rows.subList(0, Math.min(keep, rows.size()))), scanned + o.scanned,
+                    aboveCount + o.aboveCount);
         }
     }
 
@@ -163,7 +231,7 @@ public final class ConstraintSet implements Serializable {
             used += n;
         }
         if (used > k) {
-            return new ScanResult(Double.NEGATIVE_INFINITY, null, List.of(), 0);
+            return new ScanResult(Double.NEGATIVE_INFINITY, null, List.of(), 0, 0);
         }
         double[] p = new double[k + 1];
         double[] q = new double[k + 1];
@@ -240,6 +308,7 @@ public final class ConstraintSet implements Serializable {
         private double max = Double.NEGATIVE_INFINITY;
         private Row argmax;
         private long scanned;
+        private long aboveCount;
         private final double[] d = new double[k + 1];
 
         Scanner(double[] x, double em, double threshold, int keep) {
@@ -286,6 +355,9 @@ public final class ConstraintSet implements Serializable {
                     v += a * x[l - mid];
                 }
                 scanned++;
+                if (v > threshold) {
+                    aboveCount++;
+                }
                 boolean record = v > max || (v > threshold && (top.size() < keep || v > top.peek().value()));
                 if (record) {
                     int[] c = counts.clone();
@@ -309,7 +381,7 @@ public final class ConstraintSet implements Serializable {
         ScanResult result() {
             List<Row> rows = new ArrayList<>(top);
             rows.sort((a, b) -> Double.compare(b.value(), a.value()));
-            return new ScanResult(max, argmax, List.copyOf(rows), scanned);
+            return new ScanResult(max, argmax, List.copyOf(rows), scanned, aboveCount);
         }
     }
 }

@@ -60,8 +60,13 @@ public record DarrmSetting(int k, double m, double epsilon, double mechanismDelt
 
     /** A target (m eps, delta); a NaN delta means the paper's composition of m mechanisms, 1 - (1 - Delta)^m. */
     public static DarrmSetting of(int k, double m, double epsilon, double mechanismDelta, double delta) {
-        double d = Double.isNaN(delta) ? -Math.expm1(m * Math.log1p(-mechanismDelta)) : delta;
+        double d = Double.isNaN(delta) ? composedDelta(m, mechanismDelta) : delta;
         return new DarrmSetting(k, m, epsilon, mechanismDelta, d, 0, Double.NaN);
+    }
+
+    /** The paper's delta of m mechanisms, each with Delta: {@code 1 - (1 - Delta)^m}. */
+    public static double composedDelta(double m, double mechanismDelta) {
+        return -Math.expm1(m * Math.log1p(-mechanismDelta));
     }
 
     /**

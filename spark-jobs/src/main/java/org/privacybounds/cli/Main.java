@@ -87,6 +87,14 @@ public final class Main implements Runnable {
                 throw new CommandLine.TypeConversionException(bad.getMessage().replaceFirst("^input = ", ""));
             }
         });
+        // decimals are kept as typed (no double rounding) within the range where they mean anything
+        cl.registerConverter(java.math.BigDecimal.class, v -> {
+            try {
+                return org.privacybounds.numeric.Decimals.parse(v);
+            } catch (NumberFormatException bad) {
+                throw new CommandLine.TypeConversionException("'" + v + "' is not a decimal number");
+            }
+        });
         readableHelp(cl);
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {

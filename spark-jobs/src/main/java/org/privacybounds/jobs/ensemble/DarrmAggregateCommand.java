@@ -14,8 +14,11 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
+import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.ErrorMetric;
+import org.privacybounds.ensemble.ExactTarget;
+import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.InputFiles;
@@ -87,8 +90,21 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             PrintWriter err = spec.commandLine().getErr();
-            double[] gamma = source.gamma(setting, set, new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set,
-                    Math.exp(setting.resolved().m() * setting.resolved().epsilon()), 0), line -> err.println("darrm-aggregate: " + line));
+            double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
+            SparkSeparation sep = new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set, em, 0);
+            double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-aggregate: " + line));
+            // the labels carry the (m eps, delta) guarantee only if gamma provably gives it: checked before any label is drawn
+            ExactTarget target = setting.exact();
+            HighPrecisionVerifier.Certificate cert = DarrmOptions.highPrecision("auto", set.size()) ? HighPrecisionVerifier.verify(set, target, gamma)
+                    : HighPrecisionVerifier.verifyByScan(set, target, gamma, em, sep);
+            sep.close();
+            if (!cert.certified()) {
+                throw new UserInputException(source.option(), source.describe(), String.format(Locale.ROOT,
+                        "DaRRM with this gamma is %s (m eps, delta) = (%s, %s)-DP (worst multiset %s), so its labels would not carry that guarantee; "
+                                + "see darrm-verify, or use --family opt", cert.verdict() == Verdict.FAILS ? "not" : "not provably",
+                        target.mEpsilon().stripTrailingZeros().toPlainString(), target.delta().stripTrailingZeros().toPlainString(),
+                        java.util.Arrays.toString(cert.worstMultiset())));
+            }
             int k = setting.resolved().k();
             String positive = positiveLabel;
             long seed = common.seed;
@@ -143,6 +159,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             p.put("positiveLabel", positiveLabel);
             p.put("gammaSource", source.describe());
             p.put("deltaPrime", deltaPrime);
+            root.put("gammaVerdict", cert.verdict().word());
+            root.put("gammaDecidedBy", cert.arithmetic());
             p.put("seed", seed);
             root.set("gamma", Json.MAPPER.valueToTree(gamma));
             root.put("queries", q);

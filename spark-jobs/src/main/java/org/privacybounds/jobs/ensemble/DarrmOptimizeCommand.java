@@ -14,6 +14,7 @@ import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.ErrorMetric;
+import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Columns;
@@ -40,8 +41,9 @@ import picocli.CommandLine.Spec;
                 "gamma_opt minimises the exact linearised error under the prior (spec section 5.1) subject to every privacy",
                 "constraint of Lemma 3.4 (all multisets of the 8 or 4 corners of the DP polygon: 31,824 at K = 11, 2.7e7 at K = 35",
                 "with Delta > 0). Constraint generation: a small master LP (ojAlgo), a separation scan over all of P distributed over",
-                "executors, the most violated rows added, until none exceeds the bound. The result is certified by a full scan",
-                "(rescaled by bound/max if the LP's tolerance left it above), and with --verify high by 60-digit arithmetic.",
+                "executors, the most violated rows added, until none exceeds the bound. The result is certified so that rounding cannot",
+                "flip it: 60-digit decimal intervals over all of P (--verify high), or the double scan with its a-priori error bound",
+                "and intervals for the rows near the bound (--verify double); gamma is scaled down until it provably passes.",
                 "Compares gamma_opt with gamma_Sub, gamma_DSub (pure DP) and randomized response with a constant (Figure 2)."},
         footer = {"", "Examples:",
                 "  privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5",
@@ -130,21 +132,19 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                 err.flush();
             });
             double seconds = (System.nanoTime() - t0) / 1e9;
+            // the certificate: decided so that rounding cannot flip it (decimal intervals over all of P, or the double scan with
+            // its error bound); gamma is scaled down until it provably passes
+            long t1 = System.nanoTime();
+            ExactTarget target = setting.exact();
+            HighPrecisionVerifier.Certified certified = high ? HighPrecisionVerifier.certify(set, target, r.gamma())
+                    : HighPrecisionVerifier.certifyByScan(set, target, r.gamma(), em, sep);
             sep.close();
-            HighPrecisionVerifier.Certificate hp = null;
-            HighPrecisionVerifier.Certified certified = null;
-            double hpSeconds = 0;
-            if (high) {
-                long t1 = System.nanoTime();
-                certified = HighPrecisionVerifier.certify(set, r.gamma(), setting.resolved().m(), setting.resolved().delta());
-                hp = certified.certificate();
-                hpSeconds = (System.nanoTime() - t1) / 1e9;
-                if (certified.rescaled()) {
-                    err.printf(Locale.ROOT, "darrm-optimize: the 60-digit check found the double optimum %.3g above the bound; gamma scaled by %.17g%n",
-                            certified.certificate().bound().doubleValue() / certified.factor() - certified.certificate().bound().doubleValue(),
-                            certified.factor());
-                    r = r.scaledBy(certified.gamma(), certified.factor());
-                }
+            HighPrecisionVerifier.Certificate hp = certified.certificate();
+            double hpSeconds = (System.nanoTime() - t1) / 1e9;
+            if (certified.rescaled()) {
+                err.printf(Locale.ROOT, "darrm-optimize: the LP's optimum was not provably within the bound (%s); gamma scaled by %.17g%n",
+                        high ? HighPrecisionVerifier.DIGITS + "-digit intervals" : "double scan with its error bound", certified.factor());
+                r = r.scaledBy(certified.gamma(), certified.factor());
             }
             OutputDir.mark(out, "optimize");
             Map<String, double[]> families = comparisons(set);
@@ -167,22 +167,11 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
             root.put("errorStandardError", errors.get("opt").standardError());
             root.put("errorMethod", "Monte Carlo mean of E(gamma; p) over p_i ~ " + actual.get(0) + " iid, " + errorSamples + " draws, seed " + common.seed);
             ObjectNode cert = root.putObject("certificate");
-            cert.put("maxCost", hp != null ? hp.maxCost().doubleValue() : r.maxCost());
-            cert.put("bound", hp != null ? hp.bound().doubleValue() : r.bound());
-            cert.set("worstMultiset", Json.MAPPER.valueToTree(hp != null ? hp.worstMultiset() : r.worstMultiset()));
-            cert.put("arithmetic", hp != null ? "decimal, 60 significant digits (apfloat exp, BigDecimal), every multiset of P; also a double scan"
-                    : "double, every multiset of P (certified up to about 1e-12 absolute; use --verify high for exact pure DP)");
-            if (hp != null) {
-                cert.put("maxCostDecimal", hp.maxCost().toString());
-                cert.put("boundDecimal", hp.bound().toString());
-                cert.put("marginDecimal", hp.bound().subtract(hp.maxCost()).toString());
-            }
-            cert.put("doubleMaxCost", r.maxCost());
+            CertificateJson.put(cert, hp, r.maxCost(), set.corners());
             cert.put("rescaled", r.rescaled());
             cert.put("rescaleFactor", r.rescaleFactor());
-            cert.put("highPrecisionRescalings", certified == null ? 0 : certified.rescalings());
-            cert.put("highPrecisionRescaleFactor", certified == null ? 1 : certified.factor());
-            cert.set("corners", Json.MAPPER.valueToTree(set.corners()));
+            cert.put("highPrecisionRescalings", certified.rescalings());
+            cert.put("highPrecisionRescaleFactor", certified.factor());
             root.put("constraints", set.size());
             root.put("rounds", r.rounds());
             root.put("activeSet", r.activeSet());
@@ -215,9 +204,9 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                     o.printf(Locale.ROOT, "%-6d %.6f%n", l, r.gamma()[l]);
                 }
                 String scaled = (r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "")
-                        + (certified != null && certified.rescaled() ? ", scaled by " + certified.factor() + " to pass the 60-digit check" : "");
-                o.printf(Locale.ROOT, "objective %.6f; certificate: max cost %.15g <= bound %.15g (%s)%s%n", r.objective(), cert.get("maxCost").asDouble(),
-                        cert.get("bound").asDouble(), hp != null ? "60-digit" : "double", scaled);
+                        + (certified.rescaled() ? ", scaled by " + certified.factor() + " to pass provably" : "");
+                o.printf(Locale.ROOT, "objective %.6f; certificate: %s%s%n", r.objective(), CertificateJson.line(hp), scaled);
+                o.println("decided by: " + hp.arithmetic());
                 for (var e : cmp) {
                     StringBuilder b = new StringBuilder();
                     for (var x : e.get("errors")) {

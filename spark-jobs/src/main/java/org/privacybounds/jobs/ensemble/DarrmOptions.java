@@ -1,13 +1,14 @@
 package org.privacybounds.jobs.ensemble;
 
-import org.privacybounds.guarantee.Guarantee;
-
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.DarrmSetting;
+import org.privacybounds.ensemble.ExactTarget;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.jobs.common.UserInputException;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,17 +20,18 @@ public final class DarrmOptions {
     @Option(names = "--k", paramLabel = "K", required = true, description = "Number of mechanisms (teachers), odd.")
     int k;
 
+    // decimals: a verdict is decided for the number typed (0.1 is one tenth), not for the double nearest it
     @Option(names = "--m", paramLabel = "M", required = true, description = "Privacy allowance: the majority must be (M eps, delta)-DP, 1 <= M <= K (real).")
-    double m;
+    BigDecimal m;
 
     @Option(names = "--epsilon", paramLabel = "E", required = true, description = "eps of each mechanism (> 0).")
-    double epsilon;
+    BigDecimal epsilon;
 
     @Option(names = "--delta-mech", paramLabel = "D", defaultValue = "0", description = "Delta of each mechanism, in [0, 1) (default: ${DEFAULT-VALUE}: pure DP, 4 corners).")
-    double mechanismDelta;
+    BigDecimal mechanismDelta;
 
     @Option(names = "--delta", paramLabel = "D2", description = "Target delta, in [Delta, 1) (default: 1 - (1 - Delta)^M, the paper's composition of M mechanisms).")
-    Double delta;
+    BigDecimal delta;
 
     @Option(names = "--prior", paramLabel = "P", defaultValue = "uniform",
             description = "Prior of the mechanisms' p_i for the objective: uniform (the paper's, folded mean 0.75), nonuniform (U([0,.3] u [.7,1]), 0.85), beta:A:B, or mean:MU; the objective uses the folded mean E[max(p, 1-p)] (default: ${DEFAULT-VALUE}).")
@@ -47,10 +49,21 @@ public final class DarrmOptions {
     /** The setting these options give (with --subsample: m and delta from Theorem 2.3), checked. */
     DarrmSetting resolved() {
         if (resolved == null) {
-            resolved = subsample == null ? DarrmSetting.of(k, m, epsilon, mechanismDelta, delta == null ? Double.NaN : delta)
-                    : DarrmSetting.subsampled(k, subsample, epsilon, mechanismDelta, deltaPrime);
+            resolved = subsample == null ? DarrmSetting.of(k, m.doubleValue(), epsilon.doubleValue(), mechanismDelta.doubleValue(),
+                    delta == null ? Double.NaN : delta.doubleValue())
+                    : DarrmSetting.subsampled(k, subsample, epsilon.doubleValue(), mechanismDelta.doubleValue(), deltaPrime);
         }
         return resolved;
+    }
+
+    /**
+     * The setting as exact numbers for the verdicts: eps, Delta, m and delta as typed; with --subsample the derived m eps and
+     * delta as the doubles echoed in the output.
+     */
+    ExactTarget exact() {
+        DarrmSetting s = resolved();
+        return subsample == null ? ExactTarget.of(epsilon, m, mechanismDelta, delta)
+                : new ExactTarget(epsilon, mechanismDelta, new BigDecimal(s.m() * s.epsilon()), new BigDecimal(s.delta()));
     }
 
     ConstraintSet set() {

@@ -7,7 +7,9 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
+import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -26,8 +28,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "darrm-verify", header = "Certify that a noise function gamma makes DaRRM (m eps, delta)-DP.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Certify any symmetric noise function gamma: the largest privacy cost f (Lemma 3.4) over every multiset of the",
                 "corners of the (eps, Delta)-DP polygon, against the bound e^{m eps} - 1 + 2 delta, with the worst multiset. DaRRM_gamma",
-                "is (m eps, delta)-DP exactly when maxCost <= bound. The scan is distributed over executors for large K;",
-                "--verify high repeats it in 60-digit decimals (exact pure DP)."},
+                "is (m eps, delta)-DP exactly when maxCost <= bound. The verdict cannot be flipped by rounding: costs and bound are",
+                "intervals (60-digit decimals with directed rounding, or the double scan with its a-priori error bound); a cost",
+                "equal to the bound is found by exact polynomial arithmetic (dp: true); the rest get up to 960 digits; dp is null",
+                "(verdict 'undecided') only if nothing separates them. eps, Delta, m and delta are taken as the decimals typed.",
+                "The scan is distributed over executors for large K."},
         footer = {"", "Examples:",
                 "  privacy-bounds darrm-verify --k 11 --m 3 --epsilon 0.1 --family sub",
                 "  privacy-bounds darrm-verify --k 3 --m 1 --epsilon 0.1 --gamma 0.2,0.1,0.1,0.2 --json",
@@ -55,6 +60,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ConstraintSet set = setting.set();
+        ExactTarget target = setting.exact();
         boolean high = DarrmOptions.highPrecision(verify, set.size());
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
@@ -66,12 +72,13 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-verify: " + line));
             long t0 = System.nanoTime();
-            ConstraintSet.ScanResult scan = sep.scan(DarrmOptimizer.free(gamma), Double.POSITIVE_INFINITY, 0);
+            ConstraintSet.ScanResult scan = sep.scan(DarrmOptimizer.free(gamma), HighPrecisionVerifier.doubleThreshold(set, target, em),
+                    HighPrecisionVerifier.MAX_NEAR_TIES);
             sep.close();
-            double bound = ConstraintSet.bound(setting.resolved().m(), setting.resolved().epsilon(), setting.resolved().delta());
-            HighPrecisionVerifier.Certificate hp = high ? HighPrecisionVerifier.verify(set, gamma, setting.resolved().m(), setting.resolved().delta()) : null;
+            HighPrecisionVerifier.Certificate c = high ? HighPrecisionVerifier.verify(set, target, gamma)
+                    : HighPrecisionVerifier.verifyScan(set, target, gamma, em, scan);
             double seconds = (System.nanoTime() - t0) / 1e9;
-            boolean dp = hp != null ? hp.certified() : scan.max() <= bound;
+            Verdict dp = c.verdict();
             ObjectNode root = Json.object();
             root.put("command", "darrm-verify");
             ObjectNode p = root.putObject("parameters");
@@ -79,30 +86,26 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
             p.put("gammaSource", source.describe());
             p.put("verify", mode);
             root.set("gamma", Json.MAPPER.valueToTree(gamma));
-            root.put("dp", dp);
-            root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.resolved().m(), setting.resolved().delta(), setting.resolved().m() * setting.resolved().epsilon(),
-                    setting.resolved().delta(), dp ? "yes" : "no"));
-            ObjectNode cert = root.putObject("certificate");
-            cert.put("maxCost", hp != null ? hp.maxCost().doubleValue() : scan.max());
-            cert.put("bound", hp != null ? hp.bound().doubleValue() : bound);
-            cert.set("worstMultiset", Json.MAPPER.valueToTree(hp != null ? hp.worstMultiset() : scan.argmax().counts()));
-            cert.put("arithmetic", hp != null ? "decimal, 60 significant digits, every multiset of P" : "double, every multiset of P (about 1e-12 absolute)");
-            if (hp != null) {
-                cert.put("maxCostDecimal", hp.maxCost().toString());
-                cert.put("boundDecimal", hp.bound().toString());
-            }
-            cert.put("doubleMaxCost", scan.max());
-            cert.set("corners", Json.MAPPER.valueToTree(set.corners()));
+            root.put("dp", dp.asBoolean());
+            root.put("verdict", dp.word());
+            root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.resolved().m(), setting.resolved().delta(),
+                    setting.resolved().m() * setting.resolved().epsilon(), setting.resolved().delta(), dp.word()));
+            CertificateJson.put(root.putObject("certificate"), c, scan.max(), set.corners());
             root.put("constraints", set.size());
             root.put("seconds", seconds);
             PrintWriter o = spec.commandLine().getOut();
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                o.printf(Locale.ROOT, "darrm-verify: K = %d, |P| = %,d; max cost %.15g vs bound %.15g (%s): %s%n", set.k(), set.size(),
-                        cert.get("maxCost").asDouble(), cert.get("bound").asDouble(), hp != null ? "60-digit" : "double",
-                        dp ? "(m eps, delta)-DP" : "NOT (m eps, delta)-DP");
-                o.println("worst multiset (counts of the corners " + Json.write(cert.get("corners")) + "): " + cert.get("worstMultiset"));
+                o.printf(Locale.ROOT, "darrm-verify: K = %d, |P| = %,d; %s: %s%n", set.k(), set.size(), CertificateJson.line(c),
+                        switch (dp) {
+                            case HOLDS -> "(m eps, delta)-DP";
+                            case FAILS -> "NOT (m eps, delta)-DP";
+                            case UNDECIDED -> "UNDECIDED (no precision up to " + HighPrecisionVerifier.MAX_DIGITS + " digits separates the cost from the bound)";
+                        });
+                o.println("worst multiset (counts of the corners " + Json.write(Json.MAPPER.valueToTree(set.corners())) + "): "
+                        + java.util.Arrays.toString(c.worstMultiset()));
+                o.println("decided by: " + c.arithmetic());
             }
             o.flush();
             if (out != null) {

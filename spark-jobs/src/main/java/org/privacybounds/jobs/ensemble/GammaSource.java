@@ -32,6 +32,11 @@ public final class GammaSource {
     @Option(names = "--family", paramLabel = "F", description = "sub (gamma_Sub, integer m), dsub (gamma_DSub), const (randomized response, p_const with tau = K), opt (run the optimizer).")
     String family;
 
+    /** The option that gave gamma (for messages about it). */
+    String option() {
+        return values != null ? "--gamma" : file != null ? "--gamma-file" : "--family";
+    }
+
     String describe() {
         return values != null ? "values" : file != null ? "file " + file : "family " + family;
     }
@@ -60,13 +65,13 @@ public final class GammaSource {
                 case "const" -> g = NoiseFunctions.constant(r.k(), NoiseFunctions.pConst(r.m(), r.epsilon(), r.delta(), r.majorityTau(), r.majorityGuarantee().delta()));
                 case "opt" -> {
                     g = DarrmOptimizer.optimize(set, r.m(), r.delta(), s.objective(), sep, progress).gamma();
-                    if (DarrmOptions.highPrecision("auto", set.size())) {
-                        // the labels' guarantee rests on gamma: certify it as darrm-optimize does (scaled until the 60-digit check passes)
-                        HighPrecisionVerifier.Certified c = HighPrecisionVerifier.certify(set, g, r.m(), r.delta());
-                        g = c.gamma();
-                        if (progress != null && c.rescaled()) {
-                            progress.accept("gamma scaled by " + c.factor() + " to pass the 60-digit check");
-                        }
+                    // the labels' guarantee rests on gamma: certify it as darrm-optimize does (scaled until it provably passes)
+                    HighPrecisionVerifier.Certified c = DarrmOptions.highPrecision("auto", set.size())
+                            ? HighPrecisionVerifier.certify(set, s.exact(), g)
+                            : HighPrecisionVerifier.certifyByScan(set, s.exact(), g, Math.exp(r.m() * r.epsilon()), sep);
+                    g = c.gamma();
+                    if (progress != null && c.rescaled()) {
+                        progress.accept("gamma scaled by " + c.factor() + " to pass the certificate provably");
                     }
                 }
                 default -> throw new UserInputException("--family", family, "allowed: sub, dsub, const, opt");

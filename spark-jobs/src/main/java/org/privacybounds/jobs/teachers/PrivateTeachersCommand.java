@@ -15,6 +15,7 @@ import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.DarrmSetting;
+import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Columns;
@@ -173,9 +174,10 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             ConstraintSet set = ConstraintSet.of(k, eps, teacherDelta);
             SparkSeparation sep = new SparkSeparation(null, set, Math.exp(perEps), 0);
             double[] gammaOpt = DarrmOptimizer.optimize(set, m, perDelta, DarrmOptimizer.objective(k, DarrmSetting.UNIFORM_FOLDED_MEAN), sep, line -> err.println("private-teachers: " + line)).gamma();
-            if (set.size() <= 1_000_000) {
-                gammaOpt = HighPrecisionVerifier.certify(set, gammaOpt, m, perDelta).gamma();
-            }
+            // the released gamma provably meets (m eps, m Delta): decimal intervals, or the double scan with its error bound
+            ExactTarget target = ExactTarget.binary(eps, teacherDelta, m, perDelta);
+            gammaOpt = (set.size() <= 1_000_000 ? HighPrecisionVerifier.certify(set, target, gammaOpt)
+                    : HighPrecisionVerifier.certifyByScan(set, target, gammaOpt, Math.exp(perEps), sep)).gamma();
             sep.close();
             double[] gammaSub = NoiseFunctions.subsampling(k, m);
             Gnmax.Calibration gn = Gnmax.calibrate(perEps, perDelta);

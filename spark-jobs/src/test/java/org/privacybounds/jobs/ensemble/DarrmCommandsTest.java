@@ -35,7 +35,8 @@ class DarrmCommandsTest extends SparkTestSession {
         JsonNode c = j.get("certificate");
         assertTrue(c.get("maxCost").asDouble() <= c.get("bound").asDouble());
         assertEquals(8, c.get("worstMultiset").size());
-        assertTrue(c.get("arithmetic").asText().startsWith("decimal, 60"));
+        assertTrue(c.get("arithmetic").asText().startsWith("decimal intervals with directed rounding, 60 digits"), c.get("arithmetic").asText());
+        assertEquals("yes", c.get("verdict").asText());
         // spec E1 (N = 4e5): 0.0377; ours from 1e4 draws, within 5 standard errors
         assertEquals(0.0377, j.get("error").asDouble(), 5 * j.get("errorStandardError").asDouble() + 2e-4);
         for (String f : new String[] {"result.json", "gamma.csv", "gamma.png", "error.png"}) {
@@ -78,6 +79,47 @@ class DarrmCommandsTest extends SparkTestSession {
         Run over = run("darrm-optimize", "--k", "11", "--m", "3", "--epsilon", "300");
         assertEquals(2, over.exitCode(), over.err());
         assertTrue(over.err().contains("--m x --epsilon = 900.0"), over.err());
+    }
+
+    /**
+     * K = 21, m = 5, eps = 0.1, pure DP, gamma_DSub: the worst cost equals the bound exactly (e^0.5 - 1), which the 60-digit
+     * check without an allowance called "not DP". Now: dp true, decided as an exact tie, on both arithmetic paths.
+     */
+    @Test
+    void anExactTieIsDpOnBothPaths() {
+        for (String mode : new String[] {"high", "double"}) {
+            Run r = run("darrm-verify", "--k", "21", "--m", "5", "--epsilon", "0.1", "--delta-mech", "0", "--family", "dsub", "--verify", mode, "--json");
+            assertEquals(0, r.exitCode(), r.err());
+            JsonNode j = r.json();
+            assertTrue(j.get("dp").asBoolean(), mode);
+            assertEquals("yes", j.get("verdict").asText());
+            assertTrue(j.get("guarantee").asText().endsWith("-DP: yes"), j.get("guarantee").asText());
+            JsonNode c = j.get("certificate");
+            assertTrue(c.get("exactTie").asBoolean(), mode);
+            assertEquals(36, c.get("exactTies").asInt(), mode);
+            assertEquals(0, c.get("undecided").asInt());
+            assertEquals(c.get("boundDecimal").asText(), c.get("maxCostDecimal").asText());
+            // the bound from the decimal typed: e^0.5 - 1 to 60 digits
+            assertTrue(c.get("boundDecimal").asText().startsWith("0.6487212707001281468486507878141635716537761007101480115750"), c.toString());
+        }
+        Run text = run("darrm-verify", "--k", "21", "--m", "5", "--epsilon", "0.1", "--family", "dsub");
+        assertTrue(text.out().contains("exactly (an exact tie") && text.out().contains(": (m eps, delta)-DP"), text.out());
+    }
+
+    /** darrm-aggregate prints (m eps, delta) per query only for a gamma that provably gives it; the plain majority is refused. */
+    @Test
+    void aggregateRefusesAGammaThatIsNotDp(@TempDir Path tmp) throws Exception {
+        Path votes = tmp.resolve("votes.csv");
+        Files.writeString(votes, "a,b,c\n1,1,0\n0,0,1\n");
+        Run r = run("darrm-aggregate", "--k", "3", "--m", "1", "--epsilon", "0.5", "--gamma", "1,1,1,1", "--votes", votes.toString(), "--out",
+                tmp.resolve("o").toString());
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().startsWith("error: --gamma = values: DaRRM with this gamma is not (m eps, delta) = (0.5, 0)-DP"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(!Files.exists(tmp.resolve("o")));
+        Run ok = run("darrm-aggregate", "--k", "3", "--m", "1", "--epsilon", "0.5", "--family", "sub", "--votes", votes.toString(), "--json");
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertEquals("yes", ok.json().get("gammaVerdict").asText());
     }
 
     @Test
