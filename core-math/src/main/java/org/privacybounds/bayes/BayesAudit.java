@@ -10,6 +10,7 @@ import org.privacybounds.bayes.ChainAudit.Pair;
 import org.privacybounds.bayes.ChainAudit.Part;
 import org.privacybounds.bayes.ChainAudit.Witness;
 import org.privacybounds.bayes.Mechanism.SmoothBeta;
+import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.validation.BadInputException;
 
 /**
@@ -30,9 +31,6 @@ import org.privacybounds.validation.BadInputException;
  * }</pre>
  */
 public final class BayesAudit {
-    /** Relative slack under which a realised loss still counts as within the nominal eps (rounding of the log-ratios). */
-    public static final double DP_TOLERANCE = 1e-12;
-
     private BayesAudit() {
     }
 
@@ -80,11 +78,11 @@ public final class BayesAudit {
 
     /**
      * One mechanism at one n and eps: the realised loss max |ln P_k(j) - ln P_k'(j)| with its witness, the worst-case delta
-     * at eps (ln), whether the mechanism is eps-DP, the smoothed delta over the Bernoulli set (ln), the utility (mean and
+     * at eps (ln), whether the mechanism is eps-DP (decided so that rounding cannot flip it: {@link PureDpVerdict}), the smoothed delta over the Bernoulli set (ln), the utility (mean and
      * worst E[Hellinger], mean probability of the true posterior's output), the sensitivity's range and the fractions.
      */
     public record Row(String mechanism, int n, double epsilon, double maxLogRatio, Witness witness, double logWorstCaseDelta,
-            double worstCaseDeltaRelativeErrorBound, boolean pureDp, double logSmoothedDelta, double smoothedDeltaRelativeErrorBound,
+            double worstCaseDeltaRelativeErrorBound, Verdict pureDp, double logSmoothedDelta, double smoothedDeltaRelativeErrorBound,
             double expectedHellinger, double worstExpectedHellinger, int worstExpectedHellingerK, double probabilityTrue, double sensitivityMin,
             double sensitivityMax, List<AtFraction> atFractions) implements Serializable {
         /** maxLogRatio / eps. */
@@ -101,7 +99,8 @@ public final class BayesAudit {
         if (p.from != 0 || p.to != n + 1) {
             throw new BadInputException("part", p.from + ".." + p.to, "must cover every database 0.." + n + " (merge the parts first)");
         }
-        List<Config> cfgs = setup.configs(new PosteriorFamily(n));
+        PosteriorFamily family = new PosteriorFamily(n);
+        List<Config> cfgs = setup.configs(family);
         int losses = setup.fractions().length + 1;
         double[][] profiles = new double[cfgs.size() * losses][];
         double[][] errors = new double[cfgs.size() * losses][];
@@ -131,7 +130,7 @@ public final class BayesAudit {
             }
             SmoothedBernoulli.Result s0 = sm[c * losses];
             out.add(new Row(cfg.label(), n, cfg.epsilon(), p.maxLogRatio[c], p.witness[c], p.worstLogDelta[c][0], p.worstRelativeError(c, 0),
-                    p.maxLogRatio[c] <= cfg.epsilon() * (1 + DP_TOLERANCE), s0.logDelta(), s0.relativeErrorBound(), p.meanExpectedLoss(c), worstLoss[0],
+                    PureDpVerdict.decide(family, cfg, p, c).verdict(), s0.logDelta(), s0.relativeErrorBound(), p.meanExpectedLoss(c), worstLoss[0],
                     (int) worstLoss[1], p.meanProbabilityBest(c), sMin, sMax, List.copyOf(fr)));
         }
         return out;
@@ -153,42 +152,58 @@ public final class BayesAudit {
         }
     }
 
-    /** The realised loss of the local-sensitivity mechanism at n for every eps (the search's unit of work). */
-    public static double[] localMaxLogRatios(int n, double[] eps) {
+    /** The local-sensitivity mechanism at one n: its realised loss and pure-DP verdict per eps (the search's unit of work). */
+    public record LocalLoss(int n, double[] maxLogRatio, Verdict[] verdict) implements Serializable {
+    }
+
+    /** The realised loss of the local-sensitivity mechanism at n for every eps, and whether it is eps-DP. */
+    public static LocalLoss localLoss(int n, double[] eps) {
         PosteriorFamily f = new PosteriorFamily(n);
         List<Config> cs = new ArrayList<>();
         for (double e : eps) {
             cs.add(new Config(Mechanism.LOCAL.label(), e, f.localSensitivity(), new double[] {e}));
         }
-        return ChainAudit.run(f, cs, 0, n + 1).maxLogRatio.clone();
-    }
-
-    /** The first n (null: none up to upToN) where the local-sensitivity mechanism exceeds eps, and its largest loss / eps. */
-    public record Violation(String mechanism, double epsilon, int upToN, Integer firstViolationN, double maxRealisedOverNominal, int atN)
-            implements Serializable {
+        ChainAudit.Part part = ChainAudit.run(f, cs, 0, n + 1);
+        Verdict[] v = new Verdict[eps.length];
+        for (int i = 0; i < eps.length; i++) {
+            v[i] = PureDpVerdict.decide(f, cs.get(i), part, i).verdict();
+        }
+        return new LocalLoss(n, part.maxLogRatio.clone(), v);
     }
 
     /**
-     * The search's verdicts from {@code ratios[n - 1] = localMaxLogRatios(n, eps)} for n = 1..ratios.length: per eps, the first
-     * n with loss > eps (1 + {@link #DP_TOLERANCE}) and the largest loss / eps (the smallest n on ties).
+     * The first n (null: none up to upToN) where the local-sensitivity mechanism provably exceeds eps, the n where that could
+     * not be decided, and its largest loss / eps.
      */
-    public static List<Violation> firstViolations(double[] eps, double[][] ratios) {
+    public record Violation(String mechanism, double epsilon, int upToN, Integer firstViolationN, List<Integer> undecidedNs, double maxRealisedOverNominal,
+            int atN) implements Serializable {
+    }
+
+    /**
+     * The search's verdicts from {@code losses[n - 1] = localLoss(n, eps)} for n = 1..losses.length: per eps, the first n whose
+     * verdict FAILS, the n left undecided, and the largest loss / eps (the smallest n on ties).
+     */
+    public static List<Violation> firstViolations(double[] eps, List<LocalLoss> losses) {
         List<Violation> out = new ArrayList<>();
+        List<LocalLoss> byN = losses.stream().sorted(Comparator.comparingInt(LocalLoss::n)).toList();
         for (int i = 0; i < eps.length; i++) {
             Integer first = null;
+            List<Integer> open = new ArrayList<>();
             double worst = 0;
             int at = 0;
-            for (int n = 1; n <= ratios.length; n++) {
-                double r = ratios[n - 1][i];
-                if (first == null && r > eps[i] * (1 + DP_TOLERANCE)) {
-                    first = n;
+            for (LocalLoss l : byN) {
+                if (first == null && l.verdict()[i] == Verdict.FAILS) {
+                    first = l.n();
                 }
-                if (r / eps[i] > worst) {
-                    worst = r / eps[i];
-                    at = n;
+                if (l.verdict()[i] == Verdict.UNDECIDED) {
+                    open.add(l.n());
+                }
+                if (l.maxLogRatio()[i] / eps[i] > worst) {
+                    worst = l.maxLogRatio()[i] / eps[i];
+                    at = l.n();
                 }
             }
-            out.add(new Violation(Mechanism.LOCAL.label(), eps[i], ratios.length, first, worst, at));
+            out.add(new Violation(Mechanism.LOCAL.label(), eps[i], byN.size(), first, List.copyOf(open), worst, at));
         }
         return out;
     }

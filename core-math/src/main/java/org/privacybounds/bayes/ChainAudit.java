@@ -73,6 +73,16 @@ public final class ChainAudit {
     public record Witness(int k, int kNeighbor, int output) implements Serializable {
     }
 
+    /**
+     * An output whose computed log-ratio {@code |ln P_k(output) - ln P_kNeighbor(output)| = logRatio} lies within its error
+     * bound of the nominal eps or above it: the cases a pure-DP verdict must settle one by one.
+     */
+    public record Near(Witness at, double logRatio, double errorBound) implements Serializable {
+    }
+
+    /** The most near-eps outputs a part keeps per config (more are counted in {@link Part#nearOverflow}). */
+    public static final int NEAR_CAP = 256;
+
     /** The audit of a range of databases [from, to): pairs (k, k+1) with k in the range, rows in the range. */
     public static final class Part implements Serializable {
         private static final long serialVersionUID = 1L;
@@ -81,6 +91,12 @@ public final class ChainAudit {
         /** Per config: max |L| and its witness (k, kNeighbor, r) with P_k(r) > P_kNeighbor(r). */
         public final double[] maxLogRatio;
         public final Witness[] witness;
+        /** Per config: the largest error bound of any computed log-ratio (the true max loss is within it of maxLogRatio). */
+        public final double[] maxLogRatioError;
+        /** Per config: the outputs whose log-ratio is within its error bound of eps or above (at most {@link #NEAR_CAP}). */
+        public final List<List<Near>> near;
+        /** Per config: how many more such outputs there were. */
+        public final long[] nearOverflow;
         /** Per config and eps': ln of the largest pair delta, and the pair {k, kNeighbor} (direction k to kNeighbor). */
         public final double[][] worstLogDelta;
         public final Pair[][] worstPair;
@@ -99,6 +115,12 @@ public final class ChainAudit {
             this.to = to;
             maxLogRatio = new double[configs];
             witness = new Witness[configs];
+            maxLogRatioError = new double[configs];
+            nearOverflow = new long[configs];
+            near = new java.util.ArrayList<>();
+            for (int c = 0; c < configs; c++) {
+                near.add(new java.util.ArrayList<>());
+            }
             worstLogDelta = new double[configs][];
             worstPair = new Pair[configs][];
             pairLogDelta = new double[configs][][];
@@ -127,6 +149,11 @@ public final class ChainAudit {
                     maxLogRatio[c] = next.maxLogRatio[c];
                     witness[c] = next.witness[c];
                 }
+                maxLogRatioError[c] = Math.max(maxLogRatioError[c], next.maxLogRatioError[c]);
+                for (Near x : next.near.get(c)) {
+                    keepNear(c, x);
+                }
+                nearOverflow[c] += next.nearOverflow[c];
                 for (int e = 0; e < worstLogDelta[c].length; e++) {
                     if (next.worstLogDelta[c][e] > worstLogDelta[c][e] || worstPair[c][e] == null) {
                         worstLogDelta[c][e] = next.worstLogDelta[c][e];
@@ -147,6 +174,14 @@ public final class ChainAudit {
             double[] ab = Arrays.copyOf(a, a.length + b.length);
             System.arraycopy(b, 0, ab, a.length, b.length);
             return ab;
+        }
+
+        private void keepNear(int c, Near x) {
+            if (near.get(c).size() < NEAR_CAP) {
+                near.get(c).add(x);
+            } else {
+                nearOverflow[c]++;
+            }
         }
 
         /** Number of rows (databases) the part covers. */
@@ -305,16 +340,21 @@ public final class ChainAudit {
     }
 
     private static void pair(Part part, int c, Config cfg, int k, double[] a, double[] b, double etaA, double etaB) {
+        // the error of each log-ratio (one more rounding in the subtraction, of at most |l| <= the larger log-probability)
+        double etaL = etaA + etaB + 2 * ULP * Math.max(maxAbs(a), maxAbs(b));
+        part.maxLogRatioError[c] = Math.max(part.maxLogRatioError[c], etaL);
         for (int r = 0; r < a.length; r++) {
             double l = a[r] - b[r];
+            Witness w = l >= 0 ? new Witness(k, k + 1, r) : new Witness(k + 1, k, r);
             if (Math.abs(l) > part.maxLogRatio[c]) {
                 part.maxLogRatio[c] = Math.abs(l);
-                part.witness[c] = l >= 0 ? new Witness(k, k + 1, r) : new Witness(k + 1, k, r);
+                part.witness[c] = w;
+            }
+            if (Math.abs(l) >= cfg.epsilon() - etaL) {
+                part.keepNear(c, new Near(w, Math.abs(l), etaL));
             }
         }
         double[] loss = cfg.lossEpsilons();
-        // the error of each log-ratio (one more rounding in the subtraction, of at most |l| <= the larger log-probability)
-        double etaL = etaA + etaB + 2 * ULP * Math.max(maxAbs(a), maxAbs(b));
         for (int e = 0; e < loss.length; e++) {
             LogSumExp forward = new LogSumExp();
             LogSumExp backward = new LogSumExp();

@@ -75,6 +75,9 @@ public final class JsonSchemas {
     static final Set<String> PROBABILITIES = Set.of("delta", "dpDelta", "ppDelta", "smoothedDelta", "worstCaseDelta", "lowerDelta", "utility",
             "probabilityTrue", "composedDelta", "heuristicDelta", "histogramDelta", "maxDelta", "inverseN", "ciLow", "ciHigh");
 
+    /** Yes/no verdicts: true, false, or null when undecided. */
+    static final Set<String> VERDICTS = Set.of("dp", "isPureDP");
+
     /** The schema of a set of samples of one JSON value. */
     static ObjectNode infer(List<JsonNode> values, String name) {
         ObjectNode s = JsonNodeFactory.instance.objectNode();
@@ -100,6 +103,9 @@ public final class JsonSchemas {
         }
         if (name != null && (name.startsWith("log10") || name.startsWith("log")) && types.contains("number")) {
             types.add("null"); // the log of an exact zero
+        }
+        if (name != null && VERDICTS.contains(name) && types.contains("boolean")) {
+            types.add("null"); // a verdict that no precision decided
         }
         if (types.size() == 1) {
             s.put("type", types.iterator().next());

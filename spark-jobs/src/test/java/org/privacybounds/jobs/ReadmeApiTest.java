@@ -83,7 +83,7 @@ class ReadmeApiTest extends SparkTestSession {
             assertEquals(rows.get(i).get("mechanism").asText(), audit.get(i).mechanism());
             assertEquals(rows.get(i).get("maxLogRatio").asDouble(), audit.get(i).maxLogRatio(), 0);
             assertEquals(rows.get(i).get("smoothedDelta").asDouble(), Math.exp(audit.get(i).logSmoothedDelta()), 0);
-            assertEquals(rows.get(i).get("isPureDP").asBoolean(), audit.get(i).pureDp());
+            assertEquals(rows.get(i).get("isPureDP").asBoolean(), audit.get(i).pureDp().asBoolean());
         }
     }
 

@@ -270,13 +270,9 @@ public final class BayesAuditCommand implements Callable<Integer> {
             all.add(n); // large n first: better balance
         }
         double[] eps = setup.eps();
-        List<double[]> res = LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 8 * parallelism), n -> BayesAudit.localMaxLogRatios(n, eps));
-        double[][] byN = new double[upTo][];
-        for (int i = 0; i < all.size(); i++) {
-            byN[all.get(i) - 1] = res.get(i);
-        }
+        List<BayesAudit.LocalLoss> res = LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 8 * parallelism), n -> BayesAudit.localLoss(n, eps));
         ArrayNode out = Json.array();
-        for (BayesAudit.Violation v : BayesAudit.firstViolations(eps, byN)) {
+        for (BayesAudit.Violation v : BayesAudit.firstViolations(eps, res)) {
             ObjectNode o = Json.MAPPER.valueToTree(v);
             out.add(o);
         }
@@ -298,7 +294,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
         w.put("outputJ", r.witness().output());
         Json.putLogPair(o, "worstCaseDelta", "log10WorstCaseDelta", r.logWorstCaseDelta());
         Json.put(o, "worstCaseDeltaRelativeErrorBound", r.worstCaseDeltaRelativeErrorBound());
-        o.put("isPureDP", r.pureDp());
+        o.put("isPureDP", r.pureDp().asBoolean());
         Json.putLogPair(o, "smoothedDelta", "log10SmoothedDelta", r.logSmoothedDelta());
         Json.put(o, "smoothedDeltaRelativeErrorBound", r.smoothedDeltaRelativeErrorBound());
         o.put("expectedHellinger", r.expectedHellinger());
@@ -331,7 +327,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
             .integer("witnessK", r -> r.witness().k()).integer("witnessKNeighbor", r -> r.witness().kNeighbor())
             .integer("witnessOutputJ", r -> r.witness().output()).number("worstCaseDelta", r -> Math.exp(r.logWorstCaseDelta()))
             .number("log10WorstCaseDelta", r -> LogMath.toLog10(r.logWorstCaseDelta())).shown("log10 wcDelta", "%-14.4f")
-            .bool("isPureDP", BayesAudit.Row::pureDp).shown("pureDP", "%-6s").number("smoothedDelta", r -> Math.exp(r.logSmoothedDelta()))
+            .verdict("isPureDP", BayesAudit.Row::pureDp).shown("pureDP", "%-6s").number("smoothedDelta", r -> Math.exp(r.logSmoothedDelta()))
             .number("log10SmoothedDelta", r -> LogMath.toLog10(r.logSmoothedDelta())).shown("log10 smoothed", "%-14.4f")
             .number("expectedHellinger", BayesAudit.Row::expectedHellinger).shown("E[Hellinger]", "%-12.6g")
             .number("worstExpectedHellinger", BayesAudit.Row::worstExpectedHellinger)

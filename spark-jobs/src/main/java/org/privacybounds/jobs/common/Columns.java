@@ -16,6 +16,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.privacybounds.guarantee.Verdict;
 import org.apache.spark.sql.types.StructType;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -87,6 +88,11 @@ public final class Columns<T> {
     /** A boolean column. */
     public Columns<T> bool(String name, Predicate<? super T> getter) {
         return with(new Column<>(name, DataTypes.BooleanType, t -> getter.test(t), null, null));
+    }
+
+    /** A yes/no verdict as a boolean column: true, false, or null (empty in CSV, "-" in text) when undecided. */
+    public Columns<T> verdict(String name, Function<? super T, Verdict> getter) {
+        return with(new Column<>(name, DataTypes.BooleanType, t -> getter.apply(t).asBoolean(), null, null));
     }
 
     /** Shows the last column in the text table under {@code header}, formatted by {@code format} (a printf pattern). */
