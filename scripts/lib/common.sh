@@ -1,8 +1,15 @@
 # Shared by the scripts: project root, build-on-demand, the JVM flags Spark needs on Java 17.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-JAR="$ROOT/spark-jobs/target/privacy-bounds.jar"
-CP_FILE="$ROOT/spark-jobs/target/classpath.txt"
-SPARK_CP_FILE="$ROOT/spark-jobs/target/spark-classpath.txt"
+# The Spark line to build and run: PRIVACY_BOUNDS_SPARK=3.5 (the default, module spark-jobs) or 4 (spark-jobs-spark4, the same
+# sources built against Spark 4).
+case "${PRIVACY_BOUNDS_SPARK:-3.5}" in
+  3.5) MODULE=spark-jobs ;;
+  4) MODULE=spark-jobs-spark4 ;;
+  *) echo "error: PRIVACY_BOUNDS_SPARK = ${PRIVACY_BOUNDS_SPARK}: allowed 3.5 (the default) or 4" >&2; exit 2 ;;
+esac
+JAR="$ROOT/$MODULE/target/privacy-bounds.jar"
+CP_FILE="$ROOT/$MODULE/target/classpath.txt"
+SPARK_CP_FILE="$ROOT/$MODULE/target/spark-classpath.txt"
 
 # Java 17 module openings Spark needs; the same list as the surefire argLine in pom.xml.
 ADD_OPENS=(
@@ -17,10 +24,10 @@ ADD_OPENS=(
 
 # Builds the jar and the classpath files when any is missing or older than the sources.
 ensure_built() {
-  if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" \
+  if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" "$ROOT/$MODULE" \
       \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
     echo "privacy-bounds: building (mvn package -DskipTests) ..." >&2
     # without colour codes: Maven's -q still emits ANSI resets, which a user's terminal log would keep
-    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2; exit "${PIPESTATUS[0]}")
+    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package -pl "$MODULE" -am 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2; exit "${PIPESTATUS[0]}")
   fi
 }

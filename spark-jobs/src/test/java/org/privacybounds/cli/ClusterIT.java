@@ -90,7 +90,7 @@ class ClusterIT {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        work = Path.of(System.getProperty("privacybounds.root"), "spark-jobs", "target", "cluster-it").toAbsolutePath().normalize();
+        work = Path.of(System.getProperty("privacybounds.target"), "cluster-it").toAbsolutePath().normalize();
         deleteTree(work);
         Files.createDirectories(work);
         clusterDir = work.resolve("cluster");

@@ -33,7 +33,7 @@ class LauncherIT {
 
     @BeforeAll
     static void folders() throws IOException {
-        work = root().resolve("spark-jobs/target/launcher-it");
+        work = Path.of(System.getProperty("privacybounds.target")).resolve("launcher-it");
         if (Files.exists(work)) {
             try (Stream<Path> s = Files.walk(work)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -2,6 +2,7 @@ package org.privacybounds.jobs.common;
 
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /** Builds (or joins) the Spark session of a command: quiet unless --verbose, no UI. */
@@ -155,8 +156,13 @@ public final class SparkSessions {
         }
     }
 
-    /** Spark's INFO logging off; warnings and errors stay. */
+    /**
+     * Spark's INFO logging off; warnings and errors stay. Spark's own logging is initialised first (it loads its default
+     * profile, at INFO, on first use when log4j looks unconfigured: under Spark 4's spark-submit that first use comes after
+     * this method and would undo it).
+     */
     public static void quiet() {
+        new SparkConf(false).initializeLogIfNecessary(false);
         Configurator.setRootLevel(Level.WARN);
         Configurator.setLevel("org.apache.spark", Level.WARN);
         Configurator.setLevel("org.apache.hadoop", Level.ERROR);

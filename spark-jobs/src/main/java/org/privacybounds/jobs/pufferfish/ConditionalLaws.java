@@ -1,6 +1,7 @@
 package org.privacybounds.jobs.pufferfish;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
@@ -51,9 +52,10 @@ final class ConditionalLaws {
                 throw new UserInputException(c[0], c[1], "must be a column of " + file.getFileName() + " (" + String.join(", ", columns) + ")");
             }
         }
-        Column raw = trim(col(valueColumn));
-        Column value = queryColumn(raw, query);
-        Dataset<Row> d = df.select(trim(col(secretColumn)).as("secret"), raw.as("raw"), value.as("value")).cache();
+        // the value is derived from the trimmed column "raw" of this projection (try_cast needs a name: Spark 4's ANSI mode makes
+        // a plain cast of "at_home" an error, where the null is what tells a non-numeric value)
+        Dataset<Row> trimmed = df.select(trim(col(secretColumn)).as("secret"), trim(col(valueColumn)).as("raw"));
+        Dataset<Row> d = trimmed.select(col("secret"), col("raw"), queryColumn(col("raw"), query).as("value")).cache();
         try {
             long rows = d.count();
             long noSecret = d.filter(col("secret").isNull().or(col("secret").equalTo(""))).count();
@@ -119,11 +121,12 @@ final class ConditionalLaws {
         }
     }
 
+    /** The value of {@code raw} (the projection's column named "raw") under the query; null where the query does not cover it. */
     private static Column queryColumn(Column raw, String query) {
         String q = query.trim();
         String lower = q.toLowerCase(Locale.ROOT);
         if (lower.equals("identity")) {
-            return raw.cast("double");
+            return expr("try_cast(raw AS DOUBLE)");
         }
         if (lower.startsWith("indicator:") && q.length() > 10) {
             return when(raw.isNull(), lit(null).cast("double")).when(raw.equalTo(q.substring(10)), lit(1.0)).otherwise(lit(0.0));
