@@ -27,16 +27,18 @@ import org.apache.hadoop.fs.UnsupportedFileSystemException;
  */
 public final class HadoopLocations {
     private static final Pattern URI_WITH_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*");
-    /** The connector that provides a scheme, as a Maven coordinate matching Spark 3.5's Hadoop 3.3.4. */
+    /** The Hadoop release Spark runs on (3.3.4 under Spark 3.5, 3.5.0 under Spark 4.2): connectors must match it. */
+    private static final String HADOOP = org.apache.hadoop.util.VersionInfo.getVersion();
+    /** The connector that provides a scheme, as a Maven coordinate matching the running Hadoop. */
     private static final Map<String, String> CONNECTORS = Map.of(
-            "s3a", "org.apache.hadoop:hadoop-aws:3.3.4 (and its com.amazonaws:aws-java-sdk-bundle)",
-            "s3", "org.apache.hadoop:hadoop-aws:3.3.4 and the scheme s3a:// (Hadoop has no s3:// FileSystem)",
-            "s3n", "org.apache.hadoop:hadoop-aws:3.3.4 and the scheme s3a:// (s3n is gone from Hadoop 3)",
+            "s3a", "org.apache.hadoop:hadoop-aws:" + HADOOP + " (it brings the AWS SDK bundle)",
+            "s3", "org.apache.hadoop:hadoop-aws:" + HADOOP + " and the scheme s3a:// (Hadoop has no s3:// FileSystem)",
+            "s3n", "org.apache.hadoop:hadoop-aws:" + HADOOP + " and the scheme s3a:// (s3n is gone from Hadoop 3)",
             "gs", "com.google.cloud.bigdataoss:gcs-connector:hadoop3-2.2.21 (shaded)",
-            "abfs", "org.apache.hadoop:hadoop-azure:3.3.4",
-            "abfss", "org.apache.hadoop:hadoop-azure:3.3.4",
-            "wasb", "org.apache.hadoop:hadoop-azure:3.3.4",
-            "wasbs", "org.apache.hadoop:hadoop-azure:3.3.4");
+            "abfs", "org.apache.hadoop:hadoop-azure:" + HADOOP,
+            "abfss", "org.apache.hadoop:hadoop-azure:" + HADOOP,
+            "wasb", "org.apache.hadoop:hadoop-azure:" + HADOOP,
+            "wasbs", "org.apache.hadoop:hadoop-azure:" + HADOOP);
 
     private HadoopLocations() {
     }
@@ -282,8 +284,10 @@ public final class HadoopLocations {
 
         /**
          * Publishes a finished local folder: copies it (without {@code _SUCCESS}) to a hidden temporary folder beside the target,
-         * removes the previous target (only reached when --overwrite was allowed), renames the temporary folder to the target and
-         * writes {@code _SUCCESS} last, so a reader that waits for {@code _SUCCESS} never sees a partial result.
+         * removes the previous target (only reached when --overwrite was allowed; its {@code _SUCCESS} first), renames the
+         * temporary folder to the target and writes {@code _SUCCESS} last, so a reader that waits for {@code _SUCCESS} never sees
+         * a partial result. On HDFS the rename is atomic; on S3 it copies and deletes object by object, so there only
+         * {@code _SUCCESS} marks a complete result.
          */
         void publish(Path local) {
             org.apache.hadoop.fs.Path parent = target.getParent();
@@ -296,6 +300,9 @@ public final class HadoopLocations {
                     throw new IOException("copy to " + temp + " failed");
                 }
                 if (fs.exists(target)) {
+                    // the old _SUCCESS goes first: an object store deletes the rest one object at a time, and a reader must not
+                    // see the old marker beside a half-deleted result
+                    fs.delete(new org.apache.hadoop.fs.Path(target, "_SUCCESS"), false);
                     fs.delete(target, true);
                 }
                 if (!fs.rename(temp, target)) {
