@@ -26,8 +26,18 @@ ADD_OPENS=(
 ensure_built() {
   if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" "$ROOT/$MODULE" \
       \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
-    echo "privacy-bounds: building (mvn package -DskipTests) ..." >&2
+    echo "privacy-bounds: building (mvn package -DskipTests; the first build downloads Spark and the other dependencies, a few minutes) ..." >&2
     # without colour codes: Maven's -q still emits ANSI resets, which a user's terminal log would keep
-    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package -pl "$MODULE" -am 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2; exit "${PIPESTATUS[0]}")
+    (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package -pl "$MODULE" -am 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2; exit "${PIPESTATUS[0]}") &
+    local build=$! start=$SECONDS next=10
+    # a line every 10 s while it builds
+    while kill -0 "$build" 2>/dev/null; do
+      sleep 1
+      if (( SECONDS - start >= next )) && kill -0 "$build" 2>/dev/null; then
+        echo "privacy-bounds: building, $((SECONDS - start)) s ..." >&2
+        next=$((next + 10))
+      fi
+    done
+    wait "$build"
   fi
 }

@@ -16,7 +16,7 @@ import org.privacybounds.validation.BadInputException;
 
 /**
  * Whether DaRRM with a given gamma is (m eps, delta)-DP, decided so that rounding cannot flip the answer (Lemma 3.4 of
- * Zhang, Bai, Ding, Wang, Zhao, Doshi-Velez, Chaudhuri, "Optimized Tradeoffs for Private Prediction with Majority
+ * Jiang, Zhang, Joshi, "Optimized Tradeoffs for Private Prediction with Majority
  * Ensembling"): every multiset n of P costs {@code f(n) = sum_{l >= mid} a_l(n) gamma(l)}, and DaRRM is DP exactly when
  * every {@code f(n) <= e^{m eps} - 1 + 2 delta}.
  *

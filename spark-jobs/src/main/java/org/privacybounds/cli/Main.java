@@ -39,13 +39,16 @@ import picocli.CommandLine.ParseResult;
         description = "Exact, certified privacy bounds where worst-case differential privacy says too little.",
         subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, PrecinctsCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, PrivateTeachersCommand.class, DpSgdAccountantCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'privacy-bounds COMMAND --help' for the options and an example of each command."})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No command given: the usage on stderr and exit 2 (a script that forgot its command must not look successful). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().getErr().println("error: no command given");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
     }
 
     /** Set once the command has returned: a shutdown before that is an interruption (SIGINT, SIGTERM). */
@@ -74,7 +77,7 @@ public final class Main implements Runnable {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new Main());
         PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
-        PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        PrintWriter e = org.privacybounds.jobs.common.Progress.stderr(err);
         cl.setOut(o);
         cl.setErr(e);
         // a Path option (an input file) may be a file: URI, or a URI of a Hadoop FileSystem (hdfs://, s3a://, ...) copied into
@@ -136,14 +139,21 @@ public final class Main implements Runnable {
                 sub = sub.subcommand();
             }
             org.privacybounds.jobs.common.Progress.to(e, sub.commandSpec().name());
-            if (!sub.isUsageHelpRequested() && !sub.isVersionHelpRequested()) {
-                try {
-                    CommonChecks.check(sub);
-                } catch (UserInputException bad) {
-                    throw new CommandLine.ExecutionException(sub.commandSpec().commandLine(), bad.getMessage(), bad);
-                }
+            if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
+                return new CommandLine.RunLast().execute(parsed);
             }
-            return new CommandLine.RunLast().execute(parsed);
+            try {
+                CommonChecks.check(sub);
+            } catch (UserInputException bad) {
+                throw new CommandLine.ExecutionException(sub.commandSpec().commandLine(), bad.getMessage(), bad);
+            }
+            // a line on stderr whenever 10 s pass without one, for as long as the command runs
+            org.privacybounds.jobs.common.Progress.begin(e, sub.commandSpec().name());
+            try {
+                return new CommandLine.RunLast().execute(parsed);
+            } finally {
+                org.privacybounds.jobs.common.Progress.end();
+            }
         });
         int code;
         try {
@@ -188,6 +198,21 @@ public final class Main implements Runnable {
                 return b.toString();
             });
         }
+    }
+
+    /** A command's --help as the documentation shows it: {@code width} columns, whatever the terminal. */
+    public static String helpText(String command, int width) {
+        CommandLine cl = new CommandLine(new Main());
+        readableHelp(cl);
+        CommandLine c = cl.getSubcommands().get(command);
+        c.setUsageHelpAutoWidth(false);
+        c.setUsageHelpWidth(width);
+        return c.getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /** The names of every command, in the order of the usage. */
+    public static java.util.List<String> commandNames() {
+        return new CommandLine(new Main()).getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList();
     }
 
     /** Word wrap at {@code width} columns. */

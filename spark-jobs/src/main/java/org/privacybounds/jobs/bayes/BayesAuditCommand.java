@@ -52,9 +52,9 @@ import picocli.CommandLine.Spec;
                 "Rows of every n are split over executors. Optional: statements I-III for every n up to a bound, and a",
                 "search over every n up to a bound for the n where the local-sensitivity mechanism exceeds eps."},
         footer = {"", "Examples:",
-                "  privacy-bounds bayes-audit --n 10,100,1000 --epsilon 0.1,1,5 --delta 1e-6",
-                "  privacy-bounds bayes-audit --n 1000:1000:10000 --epsilon 0.5,1,2 --delta 1e-6 --out out/bayes-audit",
-                "  privacy-bounds bayes-audit --n 50 --epsilon 1 --statements-up-to 1000 --search-up-to 300 --json"})
+                "  scripts/privacy-bounds bayes-audit --n 10,100,1000 --epsilon 0.1,1,5 --delta 1e-6",
+                "  scripts/privacy-bounds bayes-audit --n 1000:1000:10000 --epsilon 0.5,1,2 --delta 1e-6 --out out/bayes-audit   # about 80 s on 2 cores",
+                "  scripts/privacy-bounds bayes-audit --n 50 --epsilon 1 --statements-up-to 1000 --search-up-to 300 --json   # about 10 s"})
 public final class BayesAuditCommand implements Callable<Integer> {
     /** The largest n: the audit is exact over all (n+1)^2 (database, output) pairs. */
     static final int MAX_N = 100_000;
@@ -379,10 +379,12 @@ public final class BayesAuditCommand implements Callable<Integer> {
                     continue;
                 }
                 double[] x = sel.stream().mapToDouble(BayesAudit.Row::n).toArray();
-                String name = m.label() + ", eps = " + e;
-                loss.add(new Plots.Series(name, x, sel.stream().mapToDouble(BayesAudit.Row::realisedOverNominal).toArray(), false, Plots.color(color)));
+                String name = m.label() + ", eps = " + Plots.num(e);
+                // the ratio barely moves with eps for one mechanism: each eps its own marker and dash, so lines on top of one another show
+                loss.add(new Plots.Series(name, x, sel.stream().mapToDouble(BayesAudit.Row::realisedOverNominal).toArray(), false, Plots.color(color))
+                        .variant(color));
                 util.add(new Plots.Series(name, x, sel.stream().mapToDouble(r -> Math.log10(r.expectedHellinger())).toArray(), false,
-                        Plots.color(color)));
+                        Plots.color(color)).variant(color));
                 color++;
             }
         }

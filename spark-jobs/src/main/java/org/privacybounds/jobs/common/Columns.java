@@ -221,22 +221,56 @@ public final class Columns<T> {
         out.writeParquet(spark, name + ".parquet", schema(), rows(records));
     }
 
-    /** The text table: a header line of the shown columns, then one line per record. */
+    /**
+     * The text table: a header line of the shown columns, then one line per record. Each column is as wide as its widest cell
+     * (at least its format's width), so a long value never pushes the columns after it out of line.
+     */
     public void printText(PrintWriter o, Collection<? extends T> records) {
         List<Column<T>> shown = columns.stream().filter(c -> c.textHeader() != null).toList();
-        StringBuilder h = new StringBuilder();
+        List<String[]> lines = new ArrayList<>();
+        String[] header = new String[shown.size()];
+        int[] width = new int[shown.size()];
+        boolean[] left = new boolean[shown.size()];
         for (int i = 0; i < shown.size(); i++) {
-            h.append(i > 0 ? " " : "").append(String.format(Locale.ROOT, headerFormat(shown.get(i).textFormat()), shown.get(i).textHeader()));
+            header[i] = shown.get(i).textHeader();
+            java.util.regex.Matcher m = WIDTH.matcher(shown.get(i).textFormat());
+            String w = m.lookingAt() ? m.group(1) : "";
+            left[i] = w.startsWith("-") || w.isEmpty();
+            width[i] = Math.max(header[i].length(), w.replace("-", "").isEmpty() ? 0 : Integer.parseInt(w.replace("-", "")));
         }
-        o.println(h.toString().stripTrailing());
         for (T r : records) {
-            StringBuilder line = new StringBuilder();
+            String[] cells = new String[shown.size()];
             for (int i = 0; i < shown.size(); i++) {
-                Object v = shown.get(i).getter().apply(r);
-                line.append(i > 0 ? " " : "").append(cell(shown.get(i).textFormat(), v));
+                cells[i] = cell(shown.get(i).textFormat(), shown.get(i).getter().apply(r)).strip();
+                width[i] = Math.max(width[i], cells[i].length());
             }
-            o.println(line.toString().stripTrailing());
+            lines.add(cells);
         }
+        o.println(join(header, width, left));
+        for (String[] cells : lines) {
+            o.println(join(cells, width, left));
+        }
+    }
+
+    /**
+     * {@link #printText} of the first {@code limit} records and, when there are more, one line that says how many and where they
+     * are: {@code where} (e.g. "rows.csv in out/pabi", or "rerun with --out DIR for rows.csv, or --json").
+     */
+    public void printText(PrintWriter o, List<? extends T> records, int limit, String where) {
+        printText(o, records.subList(0, Math.min(limit, records.size())));
+        if (records.size() > limit) {
+            o.printf(Locale.ROOT, "... %,d more rows: %s%n", records.size() - limit, where);
+        }
+    }
+
+    private static String join(String[] cells, int[] width, boolean[] left) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            String c = cells[i];
+            String pad = " ".repeat(Math.max(0, width[i] - c.length()));
+            b.append(i > 0 ? " " : "").append(left[i] ? c + pad : pad + c);
+        }
+        return b.toString().stripTrailing();
     }
 
     private static final java.util.regex.Pattern WIDTH = java.util.regex.Pattern.compile("%(-?\\d*)");

@@ -32,7 +32,7 @@ public final class CommonOptions {
     @Option(names = "--verbose", description = "Show Spark's INFO logging (off by default; progress lines always show).")
     public boolean verbose;
 
-    @Option(names = "--dry-run", description = "Check every option (values, ranges, --out) and the input files, print the parameters; compute nothing, write nothing.")
+    @Option(names = "--dry-run", description = "Check every option (values, ranges, --out) and read and check every data file the run would read, print the parameters; compute nothing, write nothing.")
     public boolean dryRun;
 
     @Option(names = "--max-work", paramLabel = "SECONDS", defaultValue = "86400",

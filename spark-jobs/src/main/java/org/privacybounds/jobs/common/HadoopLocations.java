@@ -164,6 +164,7 @@ public final class HadoopLocations {
             } else {
                 copy(fs, p, local);
             }
+            InputFiles.given(local, text);
             return local;
         } catch (IOException e) {
             throw new UserInputException(option, text, "cannot be read (" + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()) + ")");

@@ -24,7 +24,32 @@ public final class InputFiles {
     public static final List<String> OPTIONS = List.of("--data", "--distributions-file", "--distributions-from-votes", "--codes-file", "--gamma-file",
             "--votes", "--datasets");
 
+    /** Local copies of remote inputs (a file, or a folder of them) -> the URI the user gave. */
+    private static final java.util.Map<Path, String> GIVEN = new java.util.concurrent.ConcurrentHashMap<>();
+
     private InputFiles() {
+    }
+
+    /** Notes that {@code local} is this run's copy of the input the user named {@code text} (a URI). */
+    static void given(Path local, String text) {
+        GIVEN.put(local.toAbsolutePath().normalize(), text);
+    }
+
+    /**
+     * An input file as the user named it, for messages: the URI of a remote input (its local copy is this run's), the path as
+     * typed relative to the current folder, or the absolute path when outside it. A file of a folder named on the command
+     * line is shown under that folder's name.
+     */
+    public static String shown(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        for (Path q = abs; q != null; q = q.getParent()) {
+            String uri = GIVEN.get(q);
+            if (uri != null) {
+                return q.equals(abs) ? uri : uri.replaceAll("/+$", "") + "/" + q.relativize(abs).toString().replace(java.io.File.separatorChar, '/');
+            }
+        }
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
     /** The named file, which must exist, be a regular file and be readable: else exit 2 naming the option. */
@@ -149,7 +174,7 @@ public final class InputFiles {
                     width--;
                 }
                 if (width != names.size() && !(width == 1 && (row[0] == null || row[0].isBlank()))) {
-                    throw new UserInputException(option, file, "row " + (rows + 1) + " has " + width + " fields but the header has " + names.size());
+                    throw new UserInputException(option, shown(file), "row " + (rows + 1) + " has " + width + " fields but the header has " + names.size());
                 }
             }
             return new CsvShape(List.copyOf(names), header.length, rows);

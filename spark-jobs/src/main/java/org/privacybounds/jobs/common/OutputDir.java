@@ -62,6 +62,28 @@ public final class OutputDir implements AutoCloseable {
      * --json); otherwise checks the target and opens the temporary folder.
      */
     public static OutputDir begin(CommandSpec spec, CommonOptions common) {
+        return begin(spec, common, false);
+    }
+
+    /**
+     * {@link #begin(CommandSpec, CommonOptions)} for a command that reads its data files after this call (through Spark, or
+     * after its --out checks): in a dry run it checks --out and returns null instead of stopping, and the command calls
+     * {@link #inputsRead} once every data file is read and checked, which stops the dry run there, before any computing.
+     */
+    public static OutputDir beginBeforeInputs(CommandSpec spec, CommonOptions common) {
+        return begin(spec, common, true);
+    }
+
+    /** The end of a dry run of a command that began with {@link #beginBeforeInputs}: every data file has been read and checked. */
+    public static void inputsRead(CommandSpec spec, CommonOptions common) {
+        if (common.dryRun) {
+            throw dryRunDone(RunRecord.of(spec), common, DRY_OUT_STATE.get());
+        }
+    }
+
+    private static final ThreadLocal<String> DRY_OUT_STATE = ThreadLocal.withInitial(() -> "");
+
+    private static OutputDir begin(CommandSpec spec, CommonOptions common, boolean inputsLater) {
         RunRecord record = RunRecord.of(spec);
         HadoopLocations.Remote remote = common.outText != null && HadoopLocations.isRemote(common.outText)
                 ? new HadoopLocations.Remote("--out", common.outText) : null;
@@ -75,18 +97,26 @@ public final class OutputDir implements AutoCloseable {
                     outState = "; --out already holds this result, so the run would be a no-op";
                 }
             }
-            ObjectNode j = Json.object();
-            j.put("command", record.command());
-            j.put("dryRun", true);
-            j.set("parameters", record.parameters());
-            j.put("out", common.outText);
-            throw new EarlyExit(record.command() + ": dry run: the arguments are valid" + outState + "; nothing was computed or written",
-                    common.json ? Json.write(j) : Json.pretty(j));
+            if (inputsLater) {
+                DRY_OUT_STATE.set(outState);
+                return null;
+            }
+            throw dryRunDone(record, common, outState);
         }
         if (local == null) {
             return null;
         }
         return open(local, remote, common.overwrite, record, common.json, false);
+    }
+
+    private static EarlyExit dryRunDone(RunRecord record, CommonOptions common, String outState) {
+        ObjectNode j = Json.object();
+        j.put("command", record.command());
+        j.put("dryRun", true);
+        j.set("parameters", record.parameters());
+        j.put("out", common.outText);
+        return new EarlyExit(record.command() + ": dry run: the arguments and every data file they name are valid" + outState
+                + "; nothing was computed or written", common.json ? Json.write(j) : Json.pretty(j));
     }
 
     /**
@@ -294,6 +324,7 @@ public final class OutputDir implements AutoCloseable {
      * {@code spark} is null) are written on the driver without a Spark job.
      */
     public void writeParquet(SparkSession spark, String name, StructType schema, List<List<Object>> rows) {
+        Progress.phase("writing " + name);
         if ((spark == null || rows.size() <= LOCAL_PARQUET_ROWS) && LocalParquet.supports(schema)) {
             LocalParquet.write(resolve(name), schema, rows);
             return;
@@ -316,6 +347,7 @@ public final class OutputDir implements AutoCloseable {
     }
 
     public void writeString(String name, String content) {
+        Progress.phase("writing " + name);
         try {
             Files.writeString(resolve(name), content, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -351,6 +383,7 @@ public final class OutputDir implements AutoCloseable {
      * then published from it through Hadoop's FileSystem. Returns where the result is, as the user named it.
      */
     public String commit() {
+        Progress.phase("publishing --out");
         Path local = commitLocally();
         if (remote == null) {
             return local.toString();

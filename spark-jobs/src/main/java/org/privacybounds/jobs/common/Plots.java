@@ -58,15 +58,50 @@ public final class Plots {
         /** Markers only, with error bars when the series has them. */
         POINTS,
         /** A wide pale line, no markers, drawn under the others (a curve that nearly coincides with another). */
-        BAND
+        BAND,
+        /** A histogram's outline: a solid line through the given corners, no markers. */
+        OUTLINE
     }
 
-    /** One series: points (x, y), optional symmetric error bars (half-widths, in y units), style and colour. */
-    public record Series(String name, double[] x, double[] y, double[] error, Style style, Color color) {
+    /**
+     * One series: points (x, y), optional symmetric error bars (half-widths, in y units), style, colour, and a variant that
+     * sets its marker shape and dash pattern (series that may lie on top of one another get different variants, so each stays
+     * visible).
+     */
+    public record Series(String name, double[] x, double[] y, double[] error, Style style, Color color, int variant) {
+        /** A series of variant 0. */
+        public Series(String name, double[] x, double[] y, double[] error, Style style, Color color) {
+            this(name, x, y, error, style, color, 0);
+        }
+
         /** A solid (markers) or dashed (reference) line. */
         public Series(String name, double[] x, double[] y, boolean dashed, Color color) {
-            this(name, x, y, null, dashed ? Style.DASHED : Style.LINE, color);
+            this(name, x, y, null, dashed ? Style.DASHED : Style.LINE, color, 0);
         }
+
+        /** The same series drawn as variant {@code v}. */
+        public Series variant(int v) {
+            return new Series(name, x, y, error, style, color, v);
+        }
+    }
+
+    /**
+     * A histogram as an outline series: {@code counts[i]} of the bin from {@code edges[i]} to {@code edges[i + 1]}, drawn as
+     * bars' outlines (from 0 up, across, down to 0), so the bins sit where their values are.
+     */
+    public static Series histogram(String name, double[] edges, double[] counts, Color color, int variant) {
+        int n = counts.length;
+        double[] x = new double[2 * n + 2];
+        double[] y = new double[2 * n + 2];
+        x[0] = edges[0];
+        for (int i = 0; i < n; i++) {
+            x[2 * i + 1] = edges[i];
+            y[2 * i + 1] = counts[i];
+            x[2 * i + 2] = edges[i + 1];
+            y[2 * i + 2] = counts[i];
+        }
+        x[2 * n + 1] = edges[n];
+        return new Series(name, x, y, null, Style.OUTLINE, color, variant);
     }
 
     /** An axis: its title, scale, the range drawn and the ticks labelled. */
@@ -86,7 +121,8 @@ public final class Plots {
         public String label(double v) {
             return switch (scale) {
                 case LINEAR -> plain(v, step);
-                case LOG10 -> powerOfTen(v);
+                // one format per axis: plain numbers (0.001 .. 10000) when every tick is one, else 1e-k / 1ek throughout
+                case LOG10 -> min >= -3 - 1e-9 && max <= 4 + 1e-9 ? powerOfTen(v) : scientificPowerOfTen(v);
                 case CATEGORY -> {
                     long i = Math.round(v);
                     // between and beyond the categories: no text, but distinct (XChart requires distinct labels)
@@ -110,6 +146,7 @@ public final class Plots {
                 j.put("name", s.name());
                 j.put("style", s.style().name().toLowerCase(Locale.ROOT));
                 j.put("color", String.format(Locale.ROOT, "#%06x", s.color().getRGB() & 0xffffff));
+                j.put("variant", s.variant());
                 ArrayNode pts = j.putArray("points");
                 for (int i = 0; i < s.x().length; i++) {
                     ArrayNode p = pts.addArray();
@@ -210,7 +247,7 @@ public final class Plots {
             }
             if (!kept.isEmpty()) {
                 series.add(new Series(s.name(), kept.stream().mapToDouble(p -> p[0]).toArray(), kept.stream().mapToDouble(p -> p[1]).toArray(),
-                        s.error() == null ? null : kept.stream().mapToDouble(p -> p[2]).toArray(), s.style(), s.color()));
+                        s.error() == null ? null : kept.stream().mapToDouble(p -> p[2]).toArray(), s.style(), s.color(), s.variant()));
             }
             return this;
         }
@@ -230,7 +267,7 @@ public final class Plots {
                     for (int i = 0; i < lx.length; i++) {
                         lx[i] = Math.log10(s.x()[i]);
                     }
-                    logged.add(new Series(s.name(), lx, s.y(), s.error(), s.style(), s.color()));
+                    logged.add(new Series(s.name(), lx, s.y(), s.error(), s.style(), s.color(), s.variant()));
                 }
                 series.clear();
                 series.addAll(logged);
@@ -326,8 +363,12 @@ public final class Plots {
         double step = fixedStep != null ? fixedStep : niceStep(span, scale == Scale.LOG10);
         double min;
         double max;
-        if (scale == Scale.LOG10 || padAtTicks) {
-            // the range ends at ticks (whole decades on a log axis), so the extremes are labelled
+        if (scale == Scale.LOG10) {
+            // whole decades: the range reaches at most a decade beyond the data (a tick step of 5 decades must not stretch it)
+            min = Math.floor(lo + 1e-9);
+            max = Math.ceil(hi - 1e-9);
+        } else if (padAtTicks) {
+            // the range ends at ticks, so the extremes are labelled
             min = Math.floor(lo / step + 1e-9) * step;
             max = Math.ceil(hi / step - 1e-9) * step;
         } else {
@@ -358,6 +399,16 @@ public final class Plots {
         return String.format(Locale.ROOT, "%." + places + "f", v);
     }
 
+    /** 10^v as 1eK (whole k), or 3.2e-9 between decades. */
+    static String scientificPowerOfTen(double v) {
+        long k = Math.round(v);
+        if (Math.abs(v - k) < 1e-9) {
+            return "1e" + k;
+        }
+        double e = Math.floor(v);
+        return String.format(Locale.ROOT, "%.2ge%d", Math.pow(10, v - e), (long) e);
+    }
+
     /** 10^v written as a number: 0.01, 1, 1000, 1e-8, 3.2e-9. */
     static String powerOfTen(double v) {
         long k = Math.round(v);
@@ -373,6 +424,22 @@ public final class Plots {
             return String.format(Locale.ROOT, "%.3g", Math.pow(10, v));
         }
         return String.format(Locale.ROOT, "%.2ge%d", mantissa, (long) e);
+    }
+
+    /** A number for a title or legend: an integer as one, else at most four significant digits (6.452, 0.002, 1.5e-7). */
+    public static String num(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toString().replace("E", "e");
+    }
+
+    /**
+     * The colour of series i of {@code count} ordered series (eps, n): distinct hues for up to ten, beyond that the sequential
+     * map (the variant, marker and dash, then tells neighbours apart).
+     */
+    public static Color ordered(int i, int count) {
+        return count <= 10 ? color(i) : sequential(i, count);
     }
 
     /** Colours for unordered series (methods, candidates): ten well-separated hues, then the same hues darker. */
@@ -481,9 +548,13 @@ public final class Plots {
                     xy.setMarker(SeriesMarkers.NONE);
                 }
                 case LINE -> {
-                    xy.setLineStyle(new BasicStroke(2f));
+                    xy.setLineStyle(stroke(s.variant(), 2f));
                     // a marker per point while they stay apart; dense curves are lines only
-                    xy.setMarker(s.x().length <= 40 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
+                    xy.setMarker(s.x().length <= 40 ? MARKERS[s.variant() % MARKERS.length] : SeriesMarkers.NONE);
+                }
+                case OUTLINE -> {
+                    xy.setLineStyle(stroke(s.variant(), 2f));
+                    xy.setMarker(SeriesMarkers.NONE);
                 }
                 case BAND -> {
                     xy.setLineStyle(new BasicStroke(9f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
@@ -496,6 +567,17 @@ public final class Plots {
             }
         }
         return chart;
+    }
+
+    /** Marker shapes of the variants. */
+    private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
+        SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS};
+
+    /** Solid for variant 0, then long dashes, dots, dash-dot, ... */
+    private static BasicStroke stroke(int variant, float width) {
+        float[][] dashes = {null, {10f, 5f}, {2f, 4f}, {10f, 4f, 2f, 4f}, {16f, 6f}, {4f, 4f}, {12f, 4f, 2f, 4f, 2f, 4f}};
+        float[] d = dashes[variant % dashes.length];
+        return d == null ? new BasicStroke(width) : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, d, 0f);
     }
 
     /**

@@ -1,12 +1,19 @@
 package org.privacybounds.jobs.common;
 
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -15,26 +22,71 @@ import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
 /**
- * One progress format for every command's Spark work: a line on stderr per stage every 10 seconds at most, as its
- * partitions (tasks) finish, with an ETA from the stage's measured rate, and one when a stage that ran 10 s or more ends:
- * {@code COMMAND: stage S: 12/32 partitions done, 45 s, ETA 75 s}. Stages shorter than 10 s print nothing.
+ * One progress format for every command, driven by a timer: while a command runs, whenever 10 seconds pass without a line
+ * on stderr, one line says what it is doing, {@code COMMAND: PHASE: done/total UNIT, 45 s, ETA 75 s} (the counts and ETA
+ * where a total is known: a running Spark stage's partitions, driver-side tasks, or a count a command reports), else
+ * {@code COMMAND: PHASE: 45 s}. A phase is what the command does now ("starting Spark", "reading --data", "computing",
+ * "writing"); a command names it with {@link #phase}. Commands that print their own progress lines (one per n of a sweep)
+ * keep their format: any line on stderr resets the 10 s. Runs shorter than 10 s print nothing of this.
  */
 public final class Progress extends SparkListener {
     private static final long INTERVAL_NANOS = 10_000_000_000L;
     private static final Set<SparkContext> INSTALLED = Collections.newSetFromMap(Collections.synchronizedMap(new WeakHashMap<>()));
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "privacy-bounds-progress");
+        t.setDaemon(true);
+        return t;
+    });
     private static volatile PrintWriter out;
     private static volatile String command = "privacy-bounds";
+    private static volatile long lastLine = System.nanoTime();
+    private static volatile ScheduledFuture<?> beat;
+    /** The current phase: its name, unit, total (0: unknown), done, start. */
+    private static final Object LOCK = new Object();
+    private static String phaseName = "starting";
+    private static String phaseUnit = "";
+    private static long phaseTotal;
+    private static long phaseDone;
+    private static long phaseStart = System.nanoTime();
+    /** Running Spark stages: stage -> {tasks, done, start}. */
+    private static final Map<Integer, long[]> STAGES = new ConcurrentHashMap<>();
 
-    private final Map<Integer, long[]> stages = new ConcurrentHashMap<>(); // stage -> {tasks, done, start, lastPrint}
-    private final long interval;
-    private final PrintWriter sink;
-    private final String name;
+    private Progress() {
+    }
 
-    /** A listener printing at most every {@code intervalNanos} to {@code sink} as {@code name}; null: the command line's. */
-    Progress(long intervalNanos, PrintWriter sink, String name) {
-        this.interval = intervalNanos;
-        this.sink = sink;
-        this.name = name;
+    /**
+     * A stderr writer for the command line that notes every line written to it (the timer stays quiet while a command
+     * reports on its own).
+     */
+    public static PrintWriter stderr(OutputStream err) {
+        return new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true) {
+            @Override
+            public void write(String s, int off, int len) {
+                super.write(s, off, len);
+                if (s.indexOf('\n', off) >= 0 && s.indexOf('\n', off) < off + len) {
+                    lastLine = System.nanoTime();
+                }
+            }
+
+            @Override
+            public void write(char[] buf, int off, int len) {
+                super.write(buf, off, len);
+                for (int i = off; i < off + len; i++) {
+                    if (buf[i] == '\n') {
+                        lastLine = System.nanoTime();
+                        break;
+                    }
+                }
+            }
+
+            @Override
+            public void write(int c) {
+                super.write(c);
+                if (c == '\n') {
+                    lastLine = System.nanoTime();
+                }
+            }
+        };
     }
 
     /** Where progress goes (the command line's stderr) and which command runs. */
@@ -43,90 +95,128 @@ public final class Progress extends SparkListener {
         command = commandName;
     }
 
-    /** Listens to a session's stages, once per Spark context. */
+    /** Starts the timer for a command's run (until {@link #end}): a line whenever 10 s pass without one. */
+    public static void begin(PrintWriter err, String commandName) {
+        to(err, commandName);
+        phase("starting");
+        lastLine = System.nanoTime();
+        end();
+        beat = TIMER.scheduleAtFixedRate(() -> tick(INTERVAL_NANOS), 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Stops the timer. */
+    public static void end() {
+        ScheduledFuture<?> b = beat;
+        if (b != null) {
+            b.cancel(false);
+            beat = null;
+        }
+    }
+
+    /** What the command does now, with no count. */
+    public static void phase(String name) {
+        phase(name, 0, "");
+    }
+
+    /** What the command does now, out of {@code total} {@code unit} (e.g. 54 "files"). */
+    public static void phase(String name, long total, String unit) {
+        synchronized (LOCK) {
+            phaseName = name;
+            phaseTotal = total;
+            phaseUnit = unit;
+            phaseDone = 0;
+            phaseStart = System.nanoTime();
+        }
+    }
+
+    /** {@code n} more of the current phase's total are done. */
+    public static void advance(long n) {
+        synchronized (LOCK) {
+            phaseDone += n;
+        }
+    }
+
+    /** One timer tick: a line if {@code interval} passed since the last one. */
+    static void tick(long interval) {
+        long now = System.nanoTime();
+        if (now - lastLine < interval) {
+            return;
+        }
+        PrintWriter w = out;
+        if (w == null) {
+            return;
+        }
+        String line;
+        long[] stage = null;
+        int stageId = -1;
+        for (Map.Entry<Integer, long[]> e : STAGES.entrySet()) {
+            if (stage == null || e.getKey() > stageId) {
+                stage = e.getValue();
+                stageId = e.getKey();
+            }
+        }
+        synchronized (LOCK) {
+            if (stage != null) {
+                line = counts(phaseName + ": stage " + stageId, stage[1], stage[0], "partitions", stage[2], now);
+            } else if (phaseTotal > 0) {
+                line = counts(phaseName, phaseDone, phaseTotal, phaseUnit, phaseStart, now);
+            } else {
+                line = String.format(Locale.ROOT, "%s: %.0f s", phaseName, (now - phaseStart) / 1e9);
+            }
+        }
+        w.println(command + ": " + line);
+        w.flush();
+        lastLine = now;
+    }
+
+    private static String counts(String what, long done, long total, String unit, long start, long now) {
+        double elapsed = (now - start) / 1e9;
+        double eta = done == 0 ? Double.NaN : elapsed / done * (total - done);
+        return String.format(Locale.ROOT, "%s: %d/%d %s done, %.0f s, ETA %s", what, done, total, unit, elapsed,
+                Double.isNaN(eta) ? "unknown" : String.format(Locale.ROOT, "%.0f s", eta));
+    }
+
+    /** Counts a session's stages, once per Spark context. */
     static void install(SparkContext sc) {
         if (INSTALLED.add(sc)) {
-            sc.addSparkListener(new Progress(INTERVAL_NANOS, null, null));
+            sc.addSparkListener(new Progress());
         }
     }
 
     @Override
     public void onStageSubmitted(SparkListenerStageSubmitted e) {
-        long now = System.nanoTime();
-        stages.put(e.stageInfo().stageId(), new long[] {e.stageInfo().numTasks(), 0, now, now});
+        STAGES.put(e.stageInfo().stageId(), new long[] {e.stageInfo().numTasks(), 0, System.nanoTime()});
     }
 
     @Override
     public void onTaskEnd(SparkListenerTaskEnd e) {
-        long[] s = stages.get(e.stageId());
-        if (s == null) {
-            return;
-        }
-        synchronized (s) {
-            s[1]++;
-            long now = System.nanoTime();
-            if (now - s[3] >= interval && s[1] < s[0]) {
-                s[3] = now;
-                print(e.stageId(), s, now);
+        long[] s = STAGES.get(e.stageId());
+        if (s != null) {
+            synchronized (s) {
+                s[1]++;
             }
         }
     }
 
     @Override
     public void onStageCompleted(SparkListenerStageCompleted e) {
-        long[] s = stages.remove(e.stageInfo().stageId());
-        if (s != null && System.nanoTime() - s[2] >= interval) {
-            print(e.stageInfo().stageId(), s, System.nanoTime());
-        }
+        STAGES.remove(e.stageInfo().stageId());
     }
 
-    private void print(int stage, long[] s, long now) {
-        PrintWriter w = sink != null ? sink : out;
-        if (w == null) {
-            return;
-        }
-        double elapsed = (now - s[2]) / 1e9;
-        double eta = s[1] == 0 ? Double.NaN : elapsed / s[1] * (s[0] - s[1]);
-        w.println(String.format(Locale.ROOT, "%s: stage %d: %d/%d partitions done, %.0f s, ETA %s", name != null ? name : command, stage, s[1], s[0], elapsed,
-                Double.isNaN(eta) ? "unknown" : String.format(Locale.ROOT, "%.0f s", eta)));
-        w.flush();
-    }
-
-    /**
-     * Progress of driver-side tasks (a command on a local master without Spark), in the same format: a line every 10 s at
-     * most while tasks finish, and one at the end when the work took 10 s or more.
-     */
+    /** Driver-side tasks (a command on a local master without Spark): the current phase counts them. */
     static final class Driver {
-        private final long[] s;
-        private final long interval;
-
-        Driver(int total, long intervalNanos) {
-            long now = System.nanoTime();
-            this.s = new long[] {total, 0, now, now};
-            this.interval = intervalNanos;
+        Driver(String name, int total) {
+            phase(name, total, "tasks");
         }
 
         /** One task finished. */
         void done() {
-            synchronized (s) {
-                s[1]++;
-                long now = System.nanoTime();
-                if ((now - s[3] >= interval && s[1] < s[0]) || (s[1] == s[0] && now - s[2] >= interval)) {
-                    s[3] = now;
-                    PrintWriter w = out;
-                    if (w != null) {
-                        double elapsed = (now - s[2]) / 1e9;
-                        double eta = elapsed / s[1] * (s[0] - s[1]);
-                        w.println(String.format(Locale.ROOT, "%s: driver: %d/%d tasks done, %.0f s, ETA %.0f s", command, s[1], s[0], elapsed, eta));
-                        w.flush();
-                    }
-                }
-            }
+            advance(1);
         }
     }
 
-    /** A tracker for {@code total} driver-side tasks. */
+    /** A tracker for {@code total} driver-side tasks, as the phase "computing". */
     static Driver driver(int total) {
-        return new Driver(total, INTERVAL_NANOS);
+        return new Driver("computing", total);
     }
 }

@@ -99,7 +99,7 @@ public record SmallCsv(Path file, List<String> header, List<String[]> rows) {
                     width--;
                 }
                 if (width != header.size()) {
-                    throw new UserInputException(option, file, "row " + (r + 1) + " has " + width + " fields but the header has " + header.size());
+                    throw new UserInputException(option, InputFiles.shown(file), "row " + (r + 1) + " has " + width + " fields but the header has " + header.size());
                 }
                 rows.add(Arrays.copyOf(row, header.size()));
             }
@@ -113,7 +113,7 @@ public record SmallCsv(Path file, List<String> header, List<String[]> rows) {
     public int column(String option, String name) {
         int i = header.indexOf(name);
         if (i < 0) {
-            throw new UserInputException(option, name, "is not a column of " + file.getFileName() + " (columns: " + String.join(", ", header) + ")");
+            throw new UserInputException(option, name, "is not a column of " + InputFiles.shown(file) + " (columns: " + String.join(", ", header) + ")");
         }
         return i;
     }

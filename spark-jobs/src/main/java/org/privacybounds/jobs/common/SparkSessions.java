@@ -34,9 +34,11 @@ public final class SparkSessions {
             // Spark's scratch folders (blockmgr-*, spark-*) under one folder of this run, removed when it ends
             b.config("spark.local.dir", runFolder().toString());
         }
+        Progress.phase("starting Spark");
         SparkSession spark = b.getOrCreate();
         Progress.install(spark.sparkContext());
         awaitExecutors(spark);
+        Progress.phase("computing");
         return spark;
     }
 
@@ -162,7 +164,7 @@ public final class SparkSessions {
      * this method and would undo it).
      */
     public static void quiet() {
-        new SparkConf(false).initializeLogIfNecessary(false);
+        new SparkConf(false).initializeLogIfNecessary(false, true);
         Configurator.setRootLevel(Level.WARN);
         Configurator.setLevel("org.apache.spark", Level.WARN);
         Configurator.setLevel("org.apache.hadoop", Level.ERROR);

@@ -47,8 +47,8 @@ import scala.Tuple2;
                 "Each query is (m eps, delta)-DP; the total over Q queries is reported by simple and general composition (Theorem 2.3).",
                 "Randomness is seeded per query (the same labels for any partitioning)."},
         footer = {"", "Examples:",
-                "  privacy-bounds darrm-aggregate --votes votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --delta 3e-4 --family opt --out out/labels",
-                "  privacy-bounds darrm-aggregate --votes votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --family sub --positive-label 8 --json"})
+                "  scripts/privacy-bounds darrm-aggregate --votes datasets/examples/votes.csv --positive-label 8 --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --delta 3e-4 --family opt --out out/labels",
+                "  scripts/privacy-bounds darrm-aggregate --votes datasets/examples/votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --family sub --positive-label 8 --json"})
 public final class DarrmAggregateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -81,6 +81,10 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
         InputFiles.CsvShape shape = InputFiles.checkCsv("--votes", votes);
+        // the votes and gamma are read and checked before any work: every row in a dry run, the first 1,000 otherwise
+        VoteRow check = new VoteRow(setting.resolved().k(), positiveLabel, InputFiles.shown(votes));
+        check.scan(votes, common.dryRun ? Long.MAX_VALUE : 1000);
+        source.given(setting);
         // every query's label and guarantee is kept on the driver
         WorkLimit.check(spec, common, "--votes (" + shape.rows() + " rows)", 1e-4 * shape.rows() + 2, 2e3 * shape.rows());
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
@@ -106,9 +110,8 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                         java.util.Arrays.toString(cert.worstMultiset())));
             }
             int k = setting.resolved().k();
-            String positive = positiveLabel;
             long seed = common.seed;
-            String fileName = votes.getFileName().toString();
+            VoteRow row = check;
             String literal = InputFiles.sparkPath(votes);
             JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(literal, partitions) : jsc.textFile(literal)).zipWithIndex();
             JavaRDD<long[]> labelled = lines.filter(t -> t._2() > 0 && !t._1().isBlank()).mapPartitions(it -> {
@@ -116,24 +119,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                 List<long[]> res = new ArrayList<>();
                 while (it.hasNext()) {
                     Tuple2<String, Long> t = it.next();
-                    String[] cells = parser.parseLine(t._1());
-                    long row = t._2() + 1;
-                    if (cells.length != k) {
-                        throw new UserInputException("--votes", fileName + " row " + row + " has " + cells.length + " columns",
-                                "every row needs K = " + k + " votes");
-                    }
-                    int l = 0;
-                    for (String c : cells) {
-                        String v = c == null ? "" : c.trim();
-                        if (positive != null) {
-                            l += v.equals(positive) ? 1 : 0;
-                        } else if (v.equals("1")) {
-                            l++;
-                        } else if (!v.equals("0")) {
-                            throw new UserInputException("--votes", fileName + " row " + row + " value '" + v + "'",
-                                    "votes must be 0 or 1 (or give --positive-label)");
-                        }
-                    }
+                    int l = row.ones(parser.parseLine(t._1()), t._2() + 1);
                     ErrorMetric.Release rel = ErrorMetric.release(gamma, l, new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1))));
                     res.add(new long[] {t._2(), l, rel.majorityReleased() ? 1 : 0, rel.label(), 2 * l > k ? 1 : 0});
                 }
@@ -142,7 +128,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
             List<long[]> rows = new ArrayList<>(labelled.collect());
             rows.sort((a, b) -> Long.compare(a[0], b[0]));
             if (rows.isEmpty()) {
-                throw new UserInputException("--votes", votes, "has no query rows below its header");
+                throw new UserInputException("--votes", InputFiles.shown(votes), "has no query rows below its header");
             }
             long q = rows.size();
             long agree = rows.stream().filter(r -> r[3] == r[4]).count();
@@ -187,6 +173,43 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                 out.commit();
             }
             return 0;
+        }
+    }
+
+    /** One row of --votes: K cells, each 0 or 1 (or the positive label against any other value). */
+    record VoteRow(int k, String positive, String file) implements java.io.Serializable {
+        /** The number of ones among the row's K votes, or exit 2 naming the file as given, the row and the value. */
+        int ones(String[] cells, long row) {
+            if (cells.length != k) {
+                throw new UserInputException("--votes", file + " row " + row + " has " + cells.length + " columns", "every row needs K = " + k + " votes");
+            }
+            int l = 0;
+            for (String c : cells) {
+                String v = c == null ? "" : c.trim();
+                if (positive != null) {
+                    l += v.equals(positive) ? 1 : 0;
+                } else if (v.equals("1")) {
+                    l++;
+                } else if (!v.equals("0")) {
+                    throw new UserInputException("--votes", file + " row " + row + " value '" + v + "'", "votes must be 0 or 1 (or give --positive-label)");
+                }
+            }
+            return l;
+        }
+
+        /** Checks the first {@code rows} rows below the header. */
+        void scan(java.nio.file.Path votes, long rows) {
+            CsvParser parser = new CsvParser(new CsvParserSettings());
+            try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(votes, java.nio.charset.StandardCharsets.UTF_8)) {
+                String line = r.readLine(); // the header
+                for (long i = 1; i <= rows && (line = r.readLine()) != null; i++) {
+                    if (!line.isBlank()) {
+                        ones(parser.parseLine(line), i + 1);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new UserInputException("--votes", file, "cannot be read (" + e.getMessage() + ")");
+            }
         }
     }
 

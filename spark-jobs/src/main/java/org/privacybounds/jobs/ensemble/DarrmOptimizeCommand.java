@@ -46,10 +46,10 @@ import picocli.CommandLine.Spec;
                 "and intervals for the rows near the bound (--verify double); gamma is scaled down until it provably passes.",
                 "Compares gamma_opt with gamma_Sub, gamma_DSub (pure DP) and randomized response with a constant (Figure 2)."},
         footer = {"", "Examples:",
-                "  privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5",
-                "  privacy-bounds darrm-optimize --k 101 --m 40 --epsilon 0.1 --verify high --json",
-                "  privacy-bounds darrm-optimize --k 35 --m 1 --subsample 10 --delta-prime 0.1 --epsilon 0.1 --delta-mech 1e-5 --out out/darrm-k35",
-                "  privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --prior nonuniform --actual uniform:0:1,uniform:0:0.1,const:0.5"})
+                "  scripts/privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5",
+                "  scripts/privacy-bounds darrm-optimize --k 101 --m 40 --epsilon 0.1 --verify high --json   # about 15 s",
+                "  scripts/privacy-bounds darrm-optimize --k 35 --m 1 --subsample 10 --delta-prime 0.1 --epsilon 0.1 --delta-mech 1e-5 --out out/darrm-k35",
+                "  scripts/privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --prior nonuniform --actual uniform:0:1,uniform:0:0.1,const:0.5"})
 public final class DarrmOptimizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -259,7 +259,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
      */
     List<Plots.Figure> plot(OutputDir out, int k, double[] opt, Map<String, double[]> families, Map<String, ErrorMetric.Estimate> errors,
             double[] law) {
-        String p = law[0] == law[1] ? "p_i = " + num(law[0]) : "p_i ~ U[" + num(law[0]) + ", " + num(law[1]) + "]";
+        String p = law[0] == law[1] ? "p_i = " + Plots.num(law[0]) : "p_i ~ U[" + Plots.num(law[0]) + ", " + Plots.num(law[1]) + "]";
         double[] x = new double[k + 1];
         for (int l = 0; l <= k; l++) {
             x[l] = l;
@@ -272,7 +272,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                     !e.getKey().equals("sub"), colors.get(e.getKey())));
         }
         Plots.Builder gamma = Plots.figure(String.format(Locale.ROOT, "DaRRM noise functions, K = %d, m = %s, eps = %s, Delta = %s (errors under %s)",
-                k, num(setting.resolved().m()), num(setting.resolved().epsilon()), num(setting.resolved().mechanismDelta()), p))
+                k, Plots.num(setting.resolved().m()), Plots.num(setting.resolved().epsilon()), Plots.num(setting.resolved().mechanismDelta()), p))
                 .x("l (number of ones among K votes)", Plots.Scale.LINEAR).y("gamma(l)", Plots.Scale.LINEAR).yIncludes(0).yIncludes(1).addAll(s);
         if (k <= 40) {
             gamma.xStep(k <= 12 ? 1 : k <= 24 ? 2 : 5);
@@ -291,9 +291,5 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
         }
         error.categories("method", labels).y("error E(gamma; p)", Plots.Scale.LINEAR).yIncludes(0);
         return List.of(gamma.save(out.resolve("gamma.png")), error.save(out.resolve("error.png")));
-    }
-
-    private static String num(double v) {
-        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

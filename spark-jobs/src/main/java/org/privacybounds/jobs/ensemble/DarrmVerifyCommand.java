@@ -34,9 +34,10 @@ import picocli.CommandLine.Spec;
                 "(verdict 'undecided') only if nothing separates them. eps, Delta, m and delta are taken as the decimals typed.",
                 "The scan is distributed over executors for large K."},
         footer = {"", "Examples:",
-                "  privacy-bounds darrm-verify --k 11 --m 3 --epsilon 0.1 --family sub",
-                "  privacy-bounds darrm-verify --k 3 --m 1 --epsilon 0.1 --gamma 0.2,0.1,0.1,0.2 --json",
-                "  privacy-bounds darrm-verify --k 101 --m 40 --epsilon 0.1 --gamma-file out/darrm/result.json --verify high"})
+                "  scripts/privacy-bounds darrm-verify --k 11 --m 3 --epsilon 0.1 --family sub",
+                "  scripts/privacy-bounds darrm-verify --k 3 --m 1 --epsilon 0.1 --gamma 0.2,0.1,0.1,0.2 --json",
+                "  scripts/privacy-bounds darrm-verify --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5 --gamma-file datasets/examples/gamma_k11_m3.json --verify high",
+                "  scripts/privacy-bounds darrm-verify --k 21 --m 5 --epsilon 0.1 --family dsub --json   # an exact tie: dp true"})
 public final class DarrmVerifyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -65,6 +66,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
         String mode = verify.trim().toLowerCase(Locale.ROOT);
         double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
+        source.given(setting); // --gamma / --gamma-file read and checked before any work (and in a dry run)
         try (OutputDir out = OutputDir.begin(spec, common)) {
             JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
                     ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-verify").sparkContext()) : null;

@@ -14,6 +14,7 @@ import org.privacybounds.ensemble.DarrmSetting;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Csv;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.UserInputException;
 
@@ -41,16 +42,25 @@ public final class GammaSource {
         return values != null ? "values" : file != null ? "file " + file : "family " + family;
     }
 
-    double[] gamma(DarrmOptions s, ConstraintSet set, DarrmOptimizer.Separation sep, Consumer<String> progress) {
+    /** gamma as given (--gamma or --gamma-file), read and checked; null for a --family (checked by name). Before any work. */
+    double[] given(DarrmOptions s) {
         int given = (values != null ? 1 : 0) + (file != null ? 1 : 0) + (family != null ? 1 : 0);
         if (given != 1) {
             throw new UserInputException("--gamma", given == 0 ? "(none)" : "several", "give exactly one of --gamma, --gamma-file, --family");
         }
-        double[] g;
-        if (values != null) {
-            g = values.stream().mapToDouble(Double::doubleValue).toArray();
-        } else if (file != null) {
-            g = read(file);
+        if (family != null) {
+            if (!List.of("sub", "dsub", "const", "opt").contains(family.trim().toLowerCase(Locale.ROOT))) {
+                throw new UserInputException("--family", family, "allowed: sub, dsub, const, opt");
+            }
+            return null;
+        }
+        return checked(s, values != null ? values.stream().mapToDouble(Double::doubleValue).toArray() : read(file));
+    }
+
+    double[] gamma(DarrmOptions s, ConstraintSet set, DarrmOptimizer.Separation sep, Consumer<String> progress) {
+        double[] g = given(s);
+        if (g != null) {
+            return g;
         } else {
             String f = family.trim().toLowerCase(Locale.ROOT);
             DarrmSetting r = s.resolved();
@@ -77,6 +87,10 @@ public final class GammaSource {
                 default -> throw new UserInputException("--family", family, "allowed: sub, dsub, const, opt");
             }
         }
+        return checked(s, g);
+    }
+
+    private static double[] checked(DarrmOptions s, double[] g) {
         if (g.length != s.k + 1) {
             throw new UserInputException("--gamma", g.length + " values", "needs K + 1 = " + (s.k + 1) + " values, gamma(0..K)");
         }
@@ -112,7 +126,7 @@ public final class GammaSource {
                 try {
                     g.add(Double.parseDouble(cell));
                 } catch (NumberFormatException e) {
-                    throw new UserInputException("--gamma-file", file + " row " + (i + 1) + " '" + cell + "'", "column " + header.get(col) + " must hold numbers");
+                    throw new UserInputException("--gamma-file", InputFiles.shown(file) + " row " + (i + 1) + " '" + cell + "'", "column " + header.get(col) + " must hold numbers");
                 }
             }
             return g.stream().mapToDouble(Double::doubleValue).toArray();

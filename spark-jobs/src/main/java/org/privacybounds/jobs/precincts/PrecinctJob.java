@@ -24,6 +24,7 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.privacybounds.smoothed.Direction;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.smoothed.PrecinctPrivacy;
 import org.privacybounds.smoothed.ProfileValue;
 
@@ -70,13 +71,14 @@ public final class PrecinctJob {
     /** Every row of the office in the checked files, read and categorized on the executors (one task per file). */
     public static JavaRDD<Cell> cells(JavaSparkContext jsc, List<PrecinctReturns.Checked> files, PrecinctReturns.Columns columns, String office,
             PrecinctReturns.Categories categories) {
-        List<String> paths = files.stream().map(f -> f.file().toAbsolutePath().toString()).toList();
+        // each file with its name as the user gave it (messages about a row name it so)
+        List<String[]> paths = files.stream().map(f -> new String[] {f.file().toAbsolutePath().toString(), InputFiles.shown(f.file())}).toList();
         String officeKey = PrecinctReturns.key(office);
-        return jsc.parallelize(paths, Math.max(1, paths.size())).flatMap(p -> read(Path.of(p), columns, officeKey, categories).iterator());
+        return jsc.parallelize(paths, Math.max(1, paths.size())).flatMap(p -> read(Path.of(p[0]), p[1], columns, officeKey, categories).iterator());
     }
 
-    /** The office's rows of one file (its header found by name, as {@link PrecinctReturns#check} did). */
-    static List<Cell> read(Path file, PrecinctReturns.Columns c, String officeKey, PrecinctReturns.Categories categories) {
+    /** The office's rows of one file (its header found by name, as {@link PrecinctReturns#check} did), {@code name} as given. */
+    static List<Cell> read(Path file, String name, PrecinctReturns.Columns c, String officeKey, PrecinctReturns.Categories categories) {
         CsvParserSettings settings = new CsvParserSettings();
         settings.setLineSeparatorDetectionEnabled(true);
         settings.setMaxColumns(100_000);
@@ -84,7 +86,6 @@ public final class PrecinctJob {
         settings.setReadInputOnSeparateThread(false);
         CsvParser parser = new CsvParser(settings);
         List<Cell> out = new ArrayList<>();
-        String name = file.getFileName().toString();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             parser.beginParsing(r);
             String[] header = parser.parseNext();
@@ -210,7 +211,7 @@ public final class PrecinctJob {
     /**
      * The distribution of log10 delta over precincts with ballots, per group (county, or "(all)") and eps: quantiles (linear
      * interpolation between order statistics, as Spark's percentile), the number above 1/n and of exact zeros, and a histogram
-     * in bins of 0.25 (delta > 0 only), and the number at the worst case delta = T/n. Computed on the executors; the driver receives one small record per group.
+     * in bins of 0.25, each keyed by its upper end (delta > 0 only), and the number at the worst case delta = T/n. Computed on the executors; the driver receives one small record per group.
      */
     public record Group(String county, double epsilon, long precincts, double[] quantiles, long aboveInverseN, long atWorstCase, long exactlyZero,
             TreeMap<Double, Long> bins)
@@ -251,7 +252,7 @@ public final class PrecinctJob {
             if (g._1()._1().isEmpty()) {
                 for (double x : sorted) {
                     if (Double.isFinite(x)) {
-                        bins.merge(Math.floor(x * 4) / 4, 1L, Long::sum);
+                        bins.merge(Math.ceil(x * 4) / 4 + 0.0, 1L, Long::sum); // the bin (key - 1/4, key] (+ 0.0: no -0.0 key): delta = 1 falls in (-1/4, 0]
                     }
                 }
             }

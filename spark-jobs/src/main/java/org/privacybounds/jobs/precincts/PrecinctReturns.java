@@ -151,7 +151,7 @@ public final class PrecinctReturns {
             InputFiles.CsvShape shape = InputFiles.checkCsv("--data", f);
             for (String[] want : c.named()) {
                 if (find(shape.header(), want[1]) == null) {
-                    throw new UserInputException(want[0], want[1], "is not a column of " + f.getFileName() + " (columns: " + String.join(", ", shape.header())
+                    throw new UserInputException(want[0], want[1], "is not a column of " + InputFiles.shown(f) + " (columns: " + String.join(", ", shape.header())
                             + "; names match without regard to case)");
                 }
             }

@@ -25,6 +25,7 @@ import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
@@ -53,8 +54,11 @@ import scala.Tuple2;
                 "per county and overall the distribution of log10 delta. Reads long-format returns (one row per precinct, office and",
                 "candidate) as published: every file its own header, columns by name."},
         footer = {"", "Examples:",
-                "  privacy-bounds precincts --data datasets/pa_2020_general_precincts --office President --candidates 'Joseph R. Biden,Donald J. Trump,Jo Jorgensen' --alias 'Jorgensen/Cohe=Jo Jorgensen' --exclude 'Under Votes,Over Votes,Overvote,Not Assigned' --lost-fraction 0.002 --epsilon 0.5,2 --out out/pa",
-                "  privacy-bounds precincts --data returns.csv --candidates A,B --sample-fraction 0.5 --epsilon 1 --json"})
+                "  scripts/privacy-bounds precincts --data datasets/pa_2020_general_precincts --office President \\",
+                "      --candidates 'Joseph R. Biden,Donald J. Trump,Jo Jorgensen' --alias 'Jorgensen/Cohe=Jo Jorgensen' \\",
+                "      --exclude 'Under Votes,Over Votes,Overvote,Not Assigned' --lost-fraction 0.002 --epsilon 0.5,2 --out out/pa   # about 20 s",
+                "  scripts/privacy-bounds precincts --data datasets/pa_2020_general_precincts/20201103__pa__general__fulton__precinct.csv \\",
+                "      --candidates 'Joseph R. Biden,Donald J. Trump' --exclude 'Under Votes,Over Votes' --sample-fraction 0.5 --epsilon 1 --json"})
 public final class PrecinctsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -111,9 +115,10 @@ public final class PrecinctsCommand implements Callable<Integer> {
         double pair = eps.length * Math.pow(categories.names().size(), 2);
         double perPrecinct = pair * (setting.draw() == PrecinctPrivacy.Draw.LOST_FRACTION ? 3e-6 : 2.2e-4);
         WorkLimit.check(spec, common, "--data (" + rows + " rows) and --epsilon", 2 + rows * (1e-5 + perPrecinct / 5), 64e6);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
+        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
             PrintWriter err = spec.commandLine().getErr();
             SparkSession spark = SparkSessions.get(common, "precincts");
+            Progress.phase("reading --data");
             OutputDir.mark(out, "sparkStart");
             int parts = partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -125,6 +130,11 @@ public final class PrecinctsCommand implements Callable<Integer> {
                 throw new UserInputException("--data", b.file(), bad.count() + " vote count(s) of " + office + " are not whole numbers, e.g. precinct '"
                         + b.precinct() + "', candidate '" + b.candidate() + "': '" + b.votesText() + "'");
             }
+            if (cells.isEmpty()) {
+                throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
+            }
+            OutputDir.inputsRead(spec, common); // a dry run ends here: every row of every file read and checked
+            Progress.phase("computing");
             long blank = cells.filter(c -> c.category() >= 0 && c.votesText().isBlank()).count();
             int otherIndex = categories.candidates().size();
             List<Tuple2<String, long[]>> others = cells.filter(c -> (c.category() == otherIndex || c.category() < 0) && !categories.excluded(c.candidate()))
@@ -354,20 +364,35 @@ public final class PrecinctsCommand implements Callable<Integer> {
                         col("r.worstTo").as("worstTo"), col("r.worstDirection").as("worstDirection"))
                 .coalesce(1).write().option("header", true).csv(out.resolve("precincts.csv").toUri().toString());
         results.coalesce(1).write().json(out.resolve("precincts.json").toUri().toString());
+        // per eps the bars of a quarter decade of delta, (k/4 - 1/4, k/4] in log10 delta, drawn where they are (at most delta = 1)
         List<Plots.Series> series = new ArrayList<>();
         int i = 0;
+        long withBallots = root.get("precinctCount").asLong() - s.empty();
         for (double e : eps) {
             TreeMap<Double, Long> h = s.histogram().getOrDefault(e, new TreeMap<>());
-            double[] x = new double[h.size()];
-            double[] y = new double[h.size()];
-            int k = 0;
-            for (Map.Entry<Double, Long> b : h.entrySet()) {
-                x[k] = b.getKey() + 0.125;
-                y[k++] = b.getValue();
+            long zero = s.groups().stream().filter(g -> g.county() == null && g.epsilon() == e).mapToLong(PrecinctJob.Group::exactlyZero).sum();
+            if (h.isEmpty()) {
+                continue;
             }
-            series.add(new Plots.Series("eps = " + e, x, y, false, eps.length > 1 ? Plots.sequential(i++, eps.length) : Plots.color(i++)));
+            double top = h.lastKey();
+            int bins = (int) Math.round((top - h.firstKey()) * 4) + 1;
+            double[] edges = new double[bins + 1];
+            double[] counts = new double[bins];
+            for (int b = 0; b <= bins; b++) {
+                edges[b] = top - (bins - b) * 0.25;
+            }
+            for (Map.Entry<Double, Long> b : h.entrySet()) {
+                counts[bins - 1 - (int) Math.round((top - b.getKey()) * 4)] += b.getValue();
+            }
+            String name = String.format(Locale.ROOT, "eps = %s (%,d precincts%s)", Plots.num(e), withBallots - zero,
+                    zero > 0 ? String.format(Locale.ROOT, "; %,d with delta exactly 0 not drawn", zero) : "");
+            series.add(Plots.histogram(name, edges, counts, Plots.color(i), i));
+            i++;
         }
-        Plots.figure("Precincts by delta (" + root.get("precinctCount").asLong() + " precincts; bins of a quarter decade)")
+        String drawn = draw.sampleFraction != null ? "a sample of " + draw.sampleFraction + " of the ballots published"
+                : draw.lostFraction + " of the ballots lost";
+        Plots.figure(String.format(Locale.ROOT, "Precincts by delta: %,d precincts with ballots for %s, %s (bars of a quarter decade)", withBallots,
+                selection.office(), drawn))
                 .x("delta (log scale)", Plots.Scale.LOG10).y("precincts", Plots.Scale.LINEAR).yIncludes(0).addAll(series)
                 .save(out.resolve("precincts.png"));
     }

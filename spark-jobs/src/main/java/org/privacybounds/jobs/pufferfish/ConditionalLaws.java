@@ -49,7 +49,7 @@ final class ConditionalLaws {
         List<String> columns = Arrays.asList(df.columns());
         for (String[] c : new String[][] {{"--value-column", valueColumn}, {"--secret-column", secretColumn}}) {
             if (!columns.contains(c[1])) {
-                throw new UserInputException(c[0], c[1], "must be a column of " + file.getFileName() + " (" + String.join(", ", columns) + ")");
+                throw new UserInputException(c[0], c[1], "must be a column of " + InputFiles.shown(file) + " (" + String.join(", ", columns) + ")");
             }
         }
         // the value is derived from the trimmed column "raw" of this projection (try_cast needs a name: Spark 4's ANSI mode makes

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -49,9 +50,9 @@ import picocli.CommandLine.Spec;
                 "groupEpsilon (fully correlated data) are the same bound with rho = 0 and rho = 1.",
                 "Figures 5 and 6 of Appendix F.5.4: --figure 5 / --figure 6."},
         footer = {"", "Examples:",
-                "  privacy-bounds pabi --steps 1:1:100 --correlation const:0.2 --correlation inv --alpha 2 --sigma 1 --step-size 1",
-                "  privacy-bounds pabi --steps 10,100,1000 --correlation file:cov.csv --strategy minorant,per-step --json",
-                "  privacy-bounds pabi --figure 5 --out out/figure5"})
+                "  scripts/privacy-bounds pabi --steps 1:1:100 --correlation const:0.2 --correlation inv --alpha 2 --sigma 1 --step-size 1",
+                "  scripts/privacy-bounds pabi --steps 1:1:13 --correlation file:datasets/examples/cov.csv --strategy minorant,per-step --json",
+                "  scripts/privacy-bounds pabi --figure 5 --out out/figure5"})
 public final class PabiCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -63,7 +64,7 @@ public final class PabiCommand implements Callable<Integer> {
     String steps;
 
     @Option(names = "--correlation", paramLabel = "PROFILE",
-            description = "const:RHO (rho_t = RHO for t != i), inv (1/t), invsq (1/t^2), file:CSV (covariance matrix of X_1..X_n, Proposition 6.4). Repeat for several.")
+            description = "const:RHO (rho_t = RHO for t != i), inv (rho_t = 1/(|t - i| + 1): 1/t when the secret index i is 1), invsq (its square), file:CSV (covariance matrix of X_1..X_n, Proposition 6.4). Repeat for several.")
     List<String> correlations;
 
     @Option(names = "--alpha", paramLabel = "LIST", defaultValue = "2", description = "Renyi orders > 1 (default: ${DEFAULT-VALUE}).")
@@ -91,7 +92,7 @@ public final class PabiCommand implements Callable<Integer> {
     @Option(names = "--secret-index", paramLabel = "I", defaultValue = "1", description = "The step whose data point is the secret, 1-based (default: ${DEFAULT-VALUE}).")
     int secretIndex;
 
-    @Option(names = "--figure", paramLabel = "5|6", description = "Appendix F.5.4: Figure 5 (rho = 0, 0.1, 0.2, 0.8, 1) or 6 (rho = 0, 0.1, 1/t, 1/t^2), T = 1..100, all constants 1, alpha 2.")
+    @Option(names = "--figure", paramLabel = "5|6", description = "Appendix F.5.4: Figure 5 (rho = 0, 0.1, 0.2, 0.8, 1) or 6 (rho = 0, 0.1, inv, invsq with i = 1: 1/t, 1/t^2), T = 1..100, all constants 1, alpha 2.")
     Integer figure;
 
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for the settings (default: 2 x the default parallelism).")
@@ -248,10 +249,8 @@ public final class PabiCommand implements Callable<Integer> {
             if (common.json) {
                 o.println(Json.write(root));
             } else {
-                COLUMNS.printText(o, table.subList(0, Math.min(200, table.size())));
-                if (table.size() > 200) {
-                    o.printf("... %d more rows (use --json or --out)%n", table.size() - 200);
-                }
+                COLUMNS.printText(o, table, 200, out != null ? "every row is in rows.csv (and rows.parquet) of " + common.outText
+                        : "rerun with --out DIR for every row in DIR/rows.csv, or with --json");
             }
             o.flush();
             if (out != null) {
@@ -352,6 +351,21 @@ public final class PabiCommand implements Callable<Integer> {
         return new NoisyGradientDescent.Matrix(text, m.toArray(new double[0][]));
     }
 
+    /** The constants of the settings for a title: each one's value where all settings share it, else "varies". */
+    static String settings(List<Point> points) {
+        List<String> parts = new ArrayList<>();
+        String[] names = {"alpha", "sigma", "eta", "L", "C", "||a - b||"};
+        List<ToDoubleFunction<Setting>> values = List.of(Setting::alpha, Setting::sigma, Setting::stepSize,
+                Setting::lipschitz, Setting::dataLipschitz, Setting::secretDistance);
+        for (int k = 0; k < names.length; k++) {
+            ToDoubleFunction<Setting> f = values.get(k);
+            double first = f.applyAsDouble(points.get(0).setting());
+            boolean same = points.stream().allMatch(p -> f.applyAsDouble(p.setting()) == first);
+            parts.add(names[k] + (same ? " = " + Plots.num(first) : " varies"));
+        }
+        return String.join(", ", parts);
+    }
+
     /**
      * Renyi eps against T, one line per setting (at most 12, coloured along the correlation order), with the DP (rho = 0)
      * and group-DP (rho = 1) references dashed. Legends name the correlation as rho, not as the option's text.
@@ -375,7 +389,8 @@ public final class PabiCommand implements Callable<Integer> {
         series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0)[1]), true, java.awt.Color.GRAY));
         series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0)[2]), true, java.awt.Color.BLACK));
         String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha = 2, L = sigma = eta = C = ||a - b|| = 1)"
-                : "PABI bound of noisy gradient descent" + (points.size() > shown ? " (first " + shown + " of " + points.size() + " settings)" : "");
+                : "PABI bound of noisy gradient descent (" + settings(points) + ", secret index " + secretIndex + ")"
+                        + (points.size() > shown ? ", first " + shown + " of " + points.size() + " settings" : "");
         return Plots.figure(title).x("iterations T", Plots.Scale.LINEAR).y("Renyi epsilon (nats, log scale)", Plots.Scale.LOG10).addAll(series)
                 .save(png);
     }

@@ -16,6 +16,7 @@ import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
@@ -43,10 +44,10 @@ import picocli.CommandLine.Spec;
                 "epsilon of Gaussian, Laplace and Cauchy releases at a noise scale, or the scale for a target epsilon.",
                 "Table 1 of the paper: --table1 (reads the three UCI files in datasets/)."},
         footer = {"", "Examples:",
-                "  privacy-bounds pufferfish-sensitivity --data datasets/uci_student_mat.csv --value-column G3 --secret-column paid --scale 8",
-                "  privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
+                "  scripts/privacy-bounds pufferfish-sensitivity --data datasets/uci_student_mat.csv --value-column G3 --secret-column paid --scale 8",
+                "  scripts/privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
                 "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
-                "  privacy-bounds pufferfish-sensitivity --table1 --out out/table1"})
+                "  scripts/privacy-bounds pufferfish-sensitivity --table1 --out out/table1   # about 15 s"})
 public final class PufferfishSensitivityCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
     @Spec
     CommandSpec spec;
@@ -143,12 +144,15 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, or
         InputFiles.CsvShape shape = InputFiles.checkCsv("--data", data); // before any work, also in a dry run
         for (String[] c : new String[][] {{"--value-column", valueColumn}, {"--secret-column", secretColumn}}) {
             if (!shape.header().contains(c[1])) {
-                throw new UserInputException(c[0], c[1], "must be a column of " + data.getFileName() + " (" + String.join(", ", shape.header()) + ")");
+                throw new UserInputException(c[0], c[1], "must be a column of " + InputFiles.shown(data) + " (" + String.join(", ", shape.header()) + ")");
             }
         }
-        try (OutputDir out = OutputDir.begin(spec, common)) {
+        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
             SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
+            Progress.phase("reading --data");
             ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
+            OutputDir.inputsRead(spec, common); // a dry run ends here: every value read and checked
+            Progress.phase("computing");
             OutputDir.mark(out, "read");
             Analysis a = analyse(laws, alpha, families, declared);
             PrintWriter o = spec.commandLine().getOut();

@@ -11,6 +11,7 @@ import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.pufferfish.Sensitivities;
@@ -39,8 +40,15 @@ final class Table1 {
     }
 
     static int run(PufferfishSensitivityCommand c) {
-        try (OutputDir out = OutputDir.begin(c.spec, c.common)) {
+        try (OutputDir out = OutputDir.beginBeforeInputs(c.spec, c.common)) {
             SparkSession spark = SparkSessions.get(c.common, "pufferfish-table1");
+            if (c.common.dryRun) {
+                for (Spec s : ROWS) {
+                    Progress.phase("reading " + s.file());
+                    ConditionalLaws.read(spark, c.datasets.resolve(s.file()), s.value(), s.secret(), s.query(), null, false);
+                }
+                OutputDir.inputsRead(c.spec, c.common);
+            }
             ObjectNode root = Json.object();
             root.put("command", "pufferfish-sensitivity");
             ObjectNode p = root.putObject("parameters");
@@ -50,6 +58,7 @@ final class Table1 {
             List<List<Object>> rows = new ArrayList<>();
             for (Spec s : ROWS) {
                 Path file = c.datasets.resolve(s.file());
+                Progress.phase("reading and computing " + s.name());
                 ConditionalLaws.Result laws = ConditionalLaws.read(spark, file, s.value(), s.secret(), s.query(), null, false);
                 Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, Double.NaN);
                 double delta = s.domainWidth() == null ? r.range() : s.domainWidth();

@@ -117,6 +117,20 @@ public final class QuantizedOptions {
         return out.toArray(new QuantizedDistribution[0]);
     }
 
+    /** A distribution of the command line in words, for titles: N(0, 0.12^2), Laplace(0, sd 0.12), Laplace(0, scale 0.1). */
+    static String describe(String text) {
+        String[] p = text.trim().split(":");
+        if (p.length != 3) {
+            return text.trim();
+        }
+        return switch (p[0].toLowerCase(java.util.Locale.ROOT)) {
+            case "gauss", "gaussian", "normal" -> "N(" + p[1] + ", " + p[2] + "^2)";
+            case "laplace" -> "Laplace(" + p[1] + ", sd " + p[2] + ")";
+            case "laplace-scale" -> "Laplace(" + p[1] + ", scale " + p[2] + ")";
+            default -> text.trim();
+        };
+    }
+
     /** One distribution of the command line: {@code gauss:MU:SIGMA}, {@code laplace:MU:SIGMA} (sigma the standard deviation) or {@code laplace-scale:MU:B}. */
     static QuantizedDistribution parseDistribution(String option, String text, int bits) {
         String[] p = text.trim().split(":");

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SmallCsv;
@@ -39,8 +40,8 @@ import picocli.CommandLine.Spec;
                 "largest to the grid minimum) and, with --histogram, the same delta when the step releases the batch's code",
                 "histogram (an upper bound for any function of the batch, the mean included: Propositions 4 and 6)."},
         footer = {"", "Examples:",
-                "  privacy-bounds quantized-profile --codes -3,0,0,1,5,7,7,12,-20 --batch-size 3 --epsilon 0.5,1,2",
-                "  privacy-bounds quantized-profile --codes-file batch.csv --codes-column code --epsilon 1 --histogram --json"})
+                "  scripts/privacy-bounds quantized-profile --codes -3,0,0,1,5,7,7,12,-20 --batch-size 3 --epsilon 0.5,1,2",
+                "  scripts/privacy-bounds quantized-profile --codes-file datasets/examples/batch.csv --codes-column code --epsilon 1 --histogram --json"})
 public final class QuantizedProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -191,7 +192,7 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
             try {
                 r[i] = Integer.parseInt(s);
             } catch (NumberFormatException e) {
-                throw new UserInputException("--codes-file", file + " row " + (i + 2) + " value '" + s + "'", "every code must be an integer");
+                throw new UserInputException("--codes-file", InputFiles.shown(file) + " row " + (i + 2) + " value '" + s + "'", "every code must be an integer");
             }
         }
         return r;

@@ -52,9 +52,9 @@ import picocli.CommandLine.Spec;
         footer = {"", "Presets: fig2-right = gauss:0:0.12,gauss:0.2:0.12; fig5-1 = sigma 0.15; fig5-2 = sigma 0.1;",
                 "         fig5-3 = gauss:0:0.12,laplace:0:0.12; fig5-4 = laplace:0:0.12,laplace:0.2:0.12 (laplace:MU:SIGMA = std SIGMA).",
                 "", "Examples:",
-                "  privacy-bounds quantized-sgd --preset fig2-right --n 100:100:1000 --epsilon 1 --trials 200 --out out/fig2-right",
-                "  privacy-bounds quantized-sgd --distributions gauss:0:0.12,laplace:0:0.12 --n 400 --epsilon 0.5,1,2 \\",
-                "      --assignments grid:4 --steps 100 --json"})
+                "  scripts/privacy-bounds quantized-sgd --preset fig2-right --n 100:100:1000 --epsilon 1 --trials 200 --out out/fig2-right   # about 16 minutes on 2 cores",
+                "  scripts/privacy-bounds quantized-sgd --distributions gauss:0:0.12,laplace:0:0.12 --n 400 --epsilon 0.5,1,2 \\",
+                "      --assignments grid:4 --steps 100 --json   # about 45 s on 2 cores"})
 public final class QuantizedSgdCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -280,18 +280,27 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             double ep = eps[e];
             List<StepBound> sel = rows.stream().filter(r -> r.epsilon() == ep).toList();
             double[] x = sel.stream().mapToDouble(StepBound::n).toArray();
-            java.awt.Color col = eps.length > 1 ? Plots.sequential(e, eps.length) : Plots.color(0);
-            series.add(new Plots.Series("mean delta(x), eps = " + ep, x, sel.stream().mapToDouble(r -> Math.log10(r.meanAtArgmax())).toArray(), false, col));
-            series.add(new Plots.Series("lower limit, eps = " + ep, x, sel.stream().mapToDouble(r -> Math.log10(r.ciLowAtArgmax())).toArray(), true, col));
-            series.add(new Plots.Series("upper limit (smoothed bound), eps = " + ep, x, sel.stream().mapToDouble(r -> Math.log10(r.smoothedDelta())).toArray(),
-                    true, col));
+            java.awt.Color col = Plots.ordered(e, eps.length);
+            series.add(new Plots.Series("mean delta(x), eps = " + Plots.num(ep), x, sel.stream().mapToDouble(r -> Math.log10(r.meanAtArgmax())).toArray(),
+                    false, col).variant(e));
+            // a lower limit of 0 has no place on a log axis: the legend says where it is not drawn
+            long zeros = sel.stream().filter(r -> !(r.ciLowAtArgmax() > 0)).count();
+            if (zeros < sel.size()) {
+                series.add(new Plots.Series("lower limit, eps = " + Plots.num(ep) + (zeros > 0 ? " (0, not drawn, at " + zeros + " of " + sel.size() + " n)" : ""),
+                        x, sel.stream().mapToDouble(r -> Math.log10(r.ciLowAtArgmax())).toArray(), true, col).variant(e));
+            }
+            series.add(new Plots.Series("upper limit (smoothed bound), eps = " + Plots.num(ep), x,
+                    sel.stream().mapToDouble(r -> Math.log10(r.smoothedDelta())).toArray(), true, col).variant(e + 1));
         }
         List<StepBound> ref = rows.stream().filter(r -> r.epsilon() == eps[0]).toList();
         double[] x = ref.stream().mapToDouble(StepBound::n).toArray();
         series.add(new Plots.Series("1/n", x, ref.stream().mapToDouble(r -> Math.log10(r.inverseN())).toArray(), true, new java.awt.Color(0x555555)));
         series.add(new Plots.Series("DP delta bound T/n", x, ref.stream().mapToDouble(r -> Math.log10(r.dpDelta())).toArray(), true, new java.awt.Color(0xe377c2)));
-        Plots.figure("Smoothed DP of one SGD step, " + params.get("bits").asInt() + "-bit gradients (" + params.get("distributions").toString()
-                .replace("\"", "") + "), " + params.get("confidence").asDouble() * 100 + " % " + params.get("ci").asText())
+        List<String> dists = new ArrayList<>();
+        params.get("distributions").forEach(d -> dists.add(QuantizedOptions.describe(d.asText())));
+        Plots.figure(String.format(java.util.Locale.ROOT, "Smoothed DP of one SGD step: %d-bit gradients of %s, batch %s; %s %% %s interval",
+                params.get("bits").asInt(), String.join(" and ", dists), params.get("batchSize").asText(),
+                Plots.num(params.get("confidence").asDouble() * 100), params.get("ci").asText().equals("empirical-bernstein") ? "empirical Bernstein" : "Student t (approximate)"))
                 .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta (log scale)", Plots.Scale.LOG10).addAll(series).save(png);
     }
 }

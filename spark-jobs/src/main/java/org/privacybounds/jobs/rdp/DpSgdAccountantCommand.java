@@ -34,9 +34,9 @@ import picocli.CommandLine.Spec;
                 "Kamath and Steinke (2020, Proposition 12). The classic conversion eps = rdp + log(1/delta)/(alpha - 1), which",
                 "most DP-SGD libraries reported before 2021, is printed beside it."},
         footer = {"", "Examples:",
-                "  privacy-bounds dp-sgd-accountant --sampling-rate 0.004267 --noise-multiplier 1.1 --steps 14063 --delta 1e-5",
-                "  privacy-bounds dp-sgd-accountant --sampling-rate 0.01 --noise-multiplier 12 --epochs 5 --delta 1e-4 --json",
-                "  privacy-bounds dp-sgd-accountant --sampling-rate 0.05 --noise-multiplier 0.8 --steps 200 --delta 1e-6 --orders 2:1:64 --out out/acct"})
+                "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.004267 --noise-multiplier 1.1 --steps 14063 --delta 1e-5",
+                "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.01 --noise-multiplier 12 --epochs 5 --delta 1e-4 --json",
+                "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.05 --noise-multiplier 0.8 --steps 200 --delta 1e-6 --orders 2:1:64 --out out/acct"})
 public final class DpSgdAccountantCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

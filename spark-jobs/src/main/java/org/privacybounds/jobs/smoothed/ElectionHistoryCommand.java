@@ -56,9 +56,9 @@ import picocli.CommandLine.Spec;
                 "the adversary's adjusted utility at threshold t, and 1/n, computed as a Spark job; CSV, JSON,",
                 "Parquet and a semilog PNG in the style of Figure 1 under --out."},
         footer = {"", "Examples (Figure 1, and Figure 3 panel (d)):",
-                "  privacy-bounds election-history --data datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
+                "  scripts/privacy-bounds election-history --data datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
                 "      --years 1920:2020 --lost-fraction 0.002 --threshold 0.51 --out out/figure1",
-                "  privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
+                "  scripts/privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
                 "      --votes-columns dem_votes,rep_votes --lost-fraction 0.0001 --threshold 0.6 --json"})
 public final class ElectionHistoryCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
     static final String DEFAULT_DATA = "datasets/smoothed_dp_paper_election_history_1900_2020.csv";
@@ -151,7 +151,13 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         // a local file of driver size on a local master: read and computed on the driver's threads, no Spark
         Integer threads = localFile != null && localRows <= DRIVER_ROWS ? SparkSessions.localThreads(common) : null;
         Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
-        try (OutputDir out = OutputDir.begin(spec, common)) {
+        if (common.dryRun && threads != null) {
+            readLocal(params).forEach(row -> checkRow(row, params)); // every row checked, as the run would
+        }
+        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
+            if (threads != null) {
+                OutputDir.inputsRead(spec, common);
+            }
             SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
             long sparkReady = System.nanoTime();
             OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
@@ -169,6 +175,10 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
                     }
                 }
                 JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
+                if (common.dryRun) {
+                    input.foreach(row -> checkRow(row, params)); // every row read and checked on the executors
+                    OutputDir.inputsRead(spec, common);
+                }
                 int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
                 rows = new ArrayList<>(input.repartition(parts)
                         .map(row -> computeRow(row, params))
@@ -256,6 +266,19 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
 
     /** One election: (year, n, T, ln delta, ln utility, relative error). Runs on an executor. */
     static Row computeRow(Row row, Params p) {
+        long[] yearAB = checkRow(row, p);
+        long year = yearAB[0];
+        long a = yearAB[1];
+        long b = yearAB[2];
+        long n = a + b;
+        int t = (int) (p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
+                : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding())); // T <= n <= 2^31 - 1
+        ElectionPrivacy.Result r = ElectionPrivacy.compute(a, b, t, p.threshold(), p.sampling(), p.form());
+        return RowFactory.create(year, n, (long) t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
+    }
+
+    /** One row's {year, votes a, votes b}, checked (what a dry run checks of every row). */
+    static long[] checkRow(Row row, Params p) {
         long year = parseCount(row, 0, p.yearColumn(), true);
         long a = parseCount(row, 1, p.colA(), false);
         long b = parseCount(row, 2, p.colB(), false);
@@ -263,10 +286,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         if (n < 1 || n > Integer.MAX_VALUE) {
             throw new BadInputException("--data", "year " + year + ": n = " + n, "the two vote counts must add up to a total in [1, " + Integer.MAX_VALUE + "]");
         }
-        int t = (int) (p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
-                : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding())); // T <= n <= 2^31 - 1
-        ElectionPrivacy.Result r = ElectionPrivacy.compute(a, b, t, p.threshold(), p.sampling(), p.form());
-        return RowFactory.create(year, n, (long) t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
+        return new long[] {year, a, b};
     }
 
     private static long parseCount(Row row, int i, String column, boolean isYear) {

@@ -76,6 +76,13 @@ public final class MechanismOptions {
         return SampleSize.checked("--sample-size", size.sampleSize, n);
     }
 
+    /** The sampling in words, for titles: "eta = 0.998 (ceil)", "5 records lost", "T = 50 sampled", with replacement if so. */
+    public String describe() {
+        String t = size.eta != null ? "eta = " + size.eta + (rounding.equals("round") ? " (T rounded)" : "")
+                : size.lost != null ? size.lost + " records lost" : "T = " + size.sampleSize + " sampled";
+        return t + (sampling.equals("with") ? ", with replacement" : "");
+    }
+
     /** Echo of the mechanism parameters. */
     public void echo(ObjectNode p) {
         if (size.eta != null) {

@@ -253,6 +253,16 @@ public final class PiOptions {
                 : "convex hull of the given distributions (Proposition 7)";
     }
 
+    /** Where Pi comes from, for titles: the file's name, "given distributions" or the precinct returns. */
+    public String sourceName() {
+        if (source.inline != null) {
+            return "given distributions";
+        }
+        String f = source.file != null ? source.file : source.votes != null ? source.votes : source.precincts;
+        String name = f.replaceAll(".*[/\\\\]", "");
+        return source.votes != null ? "votes of " + name : name;
+    }
+
     public void echo(ObjectNode p) {
         if (source.inline != null) {
             p.put("distributions", source.inline);

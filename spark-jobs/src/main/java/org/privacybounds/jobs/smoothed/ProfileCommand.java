@@ -37,9 +37,9 @@ import picocli.CommandLine.Spec;
                 "and the paper's Remark 8 smoothed bound. With --noise exponential: Algorithm 4, exact by enumeration,",
                 "with the realised DP eps next to the paper's nominal eta*eps."},
         footer = {"", "Examples:",
-                "  privacy-bounds profile --counts 1000,1000 --eta 0.998 --epsilon 0.0400053346136992",
-                "  privacy-bounds profile --counts 600,300,100 --lost 5 --epsilon 0:0.5:2 --sampling with --json",
-                "  privacy-bounds profile --counts 12,8 --sample-size 2 --noise exponential --noise-epsilon 10 --epsilon 1"})
+                "  scripts/privacy-bounds profile --counts 1000,1000 --eta 0.998 --epsilon 0.0400053346136992",
+                "  scripts/privacy-bounds profile --counts 600,300,100 --lost 5 --epsilon 0:0.5:2 --sampling with --json",
+                "  scripts/privacy-bounds profile --counts 12,8 --sample-size 2 --noise exponential --noise-epsilon 10 --epsilon 1"})
 public final class ProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -134,7 +134,8 @@ public final class ProfileCommand implements Callable<Integer> {
                 Json.put(r, "log10Remark8Bound", r8.isPresent() ? LogMath.toLog10(r8.getAsDouble()) : Double.NaN);
                 r.put("relativeErrorBound", v.relativeErrorBound());
                 r.put("method", v.method());
-                rows.add(new Row(e, v, Math.exp(logDp), r8.isPresent() ? Math.exp(r8.getAsDouble()) : null));
+                rows.add(new Row(e, v, Math.exp(logDp), r8.isPresent() ? Math.exp(r8.getAsDouble()) : null,
+                        noisy ? r.get("realisedEpsilon").asDouble() : null));
             }
             root.put("units", "delta is a probability; epsilon in nats");
             PrintWriter o = spec.commandLine().getOut();
@@ -146,21 +147,24 @@ public final class ProfileCommand implements Callable<Integer> {
                     o.printf("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
                             nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
                 }
-                COLUMNS.printText(o, rows);
+                (noisy ? NOISY_COLUMNS : COLUMNS).printText(o, rows);
             }
             o.flush();
             if (out != null) {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", COLUMNS.csv(rows));
+                out.writeString("results.csv", (noisy ? NOISY_COLUMNS : COLUMNS).csv(rows));
                 out.commit();
             }
             return 0;
         }
     }
 
-    /** One eps of the profile: the value, the DP bound beside it and Remark 8's bound (null where it does not apply). */
-    record Row(double epsilon, ProfileValue value, double dpDelta, Double remark8Bound) {
+    /**
+     * One eps of the profile: the value, the DP bound beside it, Remark 8's bound (null where it does not apply) and, with
+     * Algorithm 4's noise, the realised eps of this database (null without noise).
+     */
+    record Row(double epsilon, ProfileValue value, double dpDelta, Double remark8Bound, Double realisedEpsilon) {
         /** The worst neighbour as results.csv and the text write it ("1->2 x->x'"; empty when there is none). */
         String worstText() {
             return value.worst() == null ? "" : (value.worst().from() + 1) + "->" + (value.worst().to() + 1) + " " + value.worst().direction().label();
@@ -168,12 +172,19 @@ public final class ProfileCommand implements Callable<Integer> {
     }
 
     /** The columns of results.csv and the text table (the JSON keeps its nested worstNeighbor object). */
-    static final Columns<Row> COLUMNS = Columns.<Row>of().number("epsilon", Row::epsilon).shown("epsilon", "%-12.6g")
+    static final Columns<Row> COLUMNS = columns();
+
+    /** With Algorithm 4's noise, the realised eps of this database too (text and results.csv, as in the JSON). */
+    static final Columns<Row> NOISY_COLUMNS = columns().optionalNumber("realisedEpsilon", Row::realisedEpsilon).shown("realisedEps", "%-12.6g");
+
+    private static Columns<Row> columns() {
+        return Columns.<Row>of().number("epsilon", Row::epsilon).shown("epsilon", "%-12.6g")
             .number("delta", r -> r.value().delta()).shown("delta", "%-14.6e").number("log10Delta", r -> r.value().log10Delta()).shown("log10delta", "%-12.6f")
             .number("dpDelta", Row::dpDelta).shown("dpDelta", "%-12.6g").optionalNumber("remark8Bound", Row::remark8Bound)
             .textOnly("remark8", "%-12s", r -> r.remark8Bound() == null ? "n/a" : String.format(java.util.Locale.ROOT, "%.4g", r.remark8Bound()))
             .number("relativeErrorBound", r -> r.value().relativeErrorBound()).shown("relErr", "%-10.1e").string("worstNeighbor", Row::worstText)
             .shown("worst neighbour", "%s");
+    }
 
     private static double[] safeWorstCase(NoisySamplingHistogramMechanism nm, int n, int m, double e) {
         try {

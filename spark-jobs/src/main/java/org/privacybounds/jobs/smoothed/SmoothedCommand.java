@@ -37,10 +37,10 @@ import picocli.CommandLine.Spec;
                 "an estimate of the work first. When the hull of Pi has more than --max-vertices vertices, delta_SDP is bounded from",
                 "both sides (an enclosing simplex above, some of the hull's vertices below)."},
         footer = {"", "Examples:",
-                "  privacy-bounds smoothed --n 100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
+                "  scripts/privacy-bounds smoothed --n 100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
                 "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv",
-                "  privacy-bounds smoothed --n 100 --sample-size 50 --epsilon 2 --distributions \"0.3,0.7;0.7,0.3\" --json",
-                "  privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\""})
+                "  scripts/privacy-bounds smoothed --n 100 --sample-size 50 --epsilon 2 --distributions \"0.3,0.7;0.7,0.3\" --json",
+                "  scripts/privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\""})
 public final class SmoothedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -131,7 +131,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             }
         }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
+        try (OutputDir out = given == null ? OutputDir.beginBeforeInputs(spec, common) : OutputDir.begin(spec, common)) {
             // driver-sized: the large-n method on a local master needs no Spark (its threads run every parallel part)
             Integer threads = given != null && !beyond && SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
                     mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling()))
@@ -143,6 +143,7 @@ public final class SmoothedCommand implements Callable<Integer> {
                 reduced = pi.reduce(given);
                 double[] c = estimate(reduced, 0, eps.length);
                 WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
+                OutputDir.inputsRead(spec, common); // a dry run ends here: the precinct returns read and checked
             }
             int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             long t0 = System.nanoTime();
@@ -211,15 +212,22 @@ public final class SmoothedCommand implements Callable<Integer> {
                 for (int i = 0; i < hull.size(); i++) {
                     o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
                 }
-                o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr", "assignments evaluated / excluded");
+                o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr",
+                        lower == null ? "assignments evaluated / excluded" : "(upper bound above, lower bound below)");
                 for (int i = 0; i < values.size(); i++) {
                     SmoothedValue v = values.get(i);
-                    o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
-                            Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
-                    if (lower != null) {
+                    if (lower == null) {
+                        o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
+                                Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
+                    } else {
+                        // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
+                        o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
+                                String.format(java.util.Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lower.get(i).log10Delta()));
                         o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
-                                Arrays.toString(lower.get(i).argmaxAssignment()), beyond ? "lower bound: every record on one vertex, exact"
-                                        : "lower bound over the inner polytope");
+                                Arrays.toString(lower.get(i).argmaxAssignment()), beyond
+                                        ? "lower bound: that assignment's value lowered by 1e-7 relative and its truncation bound"
+                                        : String.format(java.util.Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e",
+                                                lower.get(i).relativeErrorBound()));
                     }
                 }
                 o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);

@@ -41,11 +41,11 @@ import picocli.CommandLine.Spec;
                 "folder beside DIR, so rerunning the same command after a crash resumes where it stopped. Writes CSV,",
                 "JSON, Parquet and a PNG of log10 delta_SDP against n (one line per eps, 1/n and DP delta dashed)."},
         footer = {"", "Examples (Figure 2 left; the paper's own code's sweep):",
-                "  privacy-bounds smoothed-sweep --n 10000:10000:100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
+                "  scripts/privacy-bounds smoothed-sweep --n 10000:10000:100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
                 "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv --out out/fig2-left",
-                "  privacy-bounds smoothed-sweep --n 100000:50000:500000 --eta 0.998 --rounding round \\",
+                "  scripts/privacy-bounds smoothed-sweep --n 100000:50000:500000 --eta 0.998 --rounding round \\",
                 "      --epsilon 0.1,0.5,1:1:10 --distributions-from-votes datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
-                "      --votes-columns votes_a,votes_b --label-column year --symmetric --out out/paper-sweep"})
+                "      --votes-columns votes_a,votes_b --label-column year --symmetric --out out/paper-sweep   # about 15 s"})
 public final class SmoothedSweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -183,7 +183,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 OutputDir.mark(out, "compute");
                 out.writeString("result.json", Json.pretty(root) + "\n");
                 SmoothedRow.COLUMNS.write(out, spark, "results", rows);
-                plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription());
+                plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription(), pi.sourceName() + ", " + mechanism.describe());
                 out.commit();
                 OutputDir.deleteTree(work);
             }
@@ -197,7 +197,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             .textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
             .textOnly("relErr", "%-9.1e", SmoothedRow::relativeErrorBound).textOnly("log10 1/n", "%.3f", r -> Math.log10(1.0 / r.n()));
 
-    private static void plot(Path png, List<SmoothedRow> rows, double[] eps, String hull) {
+    private static void plot(Path png, List<SmoothedRow> rows, double[] eps, String hull, String setting) {
         List<Plots.Series> series = new ArrayList<>();
         for (int e = 0; e < eps.length; e++) {
             List<double[]> pts = new ArrayList<>();
@@ -207,8 +207,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                     pts.add(new double[] {r.n(), Double.isFinite(l) ? l : Double.NaN});
                 }
             }
-            series.add(new Plots.Series("eps = " + eps[e], pts.stream().mapToDouble(p -> p[0]).toArray(),
-                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, eps.length > 1 ? Plots.sequential(e, eps.length) : Plots.color(0)));
+            series.add(new Plots.Series("eps = " + Plots.num(eps[e]), pts.stream().mapToDouble(p -> p[0]).toArray(),
+                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, Plots.ordered(e, eps.length)).variant(e));
         }
         List<double[]> inv = new ArrayList<>();
         for (SmoothedRow r : rows) {
@@ -219,7 +219,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         double[] x = inv.stream().mapToDouble(p -> p[0]).toArray();
         series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
         series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
-        Plots.figure("Smoothed DP of the sampling-histogram mechanism (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi") + ")")
+        Plots.figure("Smoothed DP of the sampling-histogram mechanism: " + setting + " (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi")
+                + ")")
                 .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta_SDP (log scale)", Plots.Scale.LOG10).addAll(series).save(png);
     }
 }

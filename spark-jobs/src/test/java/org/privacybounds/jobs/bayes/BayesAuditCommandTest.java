@@ -83,11 +83,11 @@ class BayesAuditCommandTest extends SparkTestSession {
         assertEquals(9, spark.read().parquet(out.resolve("rows.parquet").toString()).count());
         // privacy-loss.png: loss / nominal eps, one reference line at 1; utility.png: a log axis with labelled ticks
         JsonNode loss = org.privacybounds.testing.PlotAssertions.figure(out.resolve("privacy-loss.png"));
-        assertEquals(java.util.List.of("global, eps = 1.0", "local, eps = 1.0", "smooth, eps = 1.0", "nominal eps (ratio 1)"), org.privacybounds.testing.PlotAssertions.names(loss));
+        assertEquals(java.util.List.of("global, eps = 1", "local, eps = 1", "smooth, eps = 1", "nominal eps (ratio 1)"), org.privacybounds.testing.PlotAssertions.names(loss));
         assertEquals(1.0, loss.get("series").get(3).get("points").get(0).get(1).asDouble());
         JsonNode first = org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile()).get("rows").get(0);
         assertEquals(first.get("maxLogRatio").asDouble() / first.get("epsilon").asDouble(),
-                org.privacybounds.testing.PlotAssertions.series(loss, first.get("mechanism").asText() + ", eps = 1.0").get("points").get(0).get(1).asDouble(),
+                org.privacybounds.testing.PlotAssertions.series(loss, first.get("mechanism").asText() + ", eps = 1").get("points").get(0).get(1).asDouble(),
                 1e-12);
         JsonNode util = org.privacybounds.testing.PlotAssertions.figure(out.resolve("utility.png"));
         assertEquals("log10", util.get("y").get("scale").asText());

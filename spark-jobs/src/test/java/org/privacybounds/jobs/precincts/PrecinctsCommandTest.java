@@ -109,12 +109,28 @@ class PrecinctsCommandTest extends SparkTestSession {
         assertTrue(r.out().contains("(all)"), r.out());
         JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("precincts.png"));
         assertEquals("log10", fig.get("x").get("scale").asText());
+        // bars: each bin's outline is (lo, 0) (lo, c) (hi, c) ... (hi, 0); the bars end at delta = 1 (log10 0) at most
         long plotted = 0;
-        for (JsonNode p : fig.get("series").get(0).get("points")) {
-            plotted += p.get(1).asLong();
+        JsonNode pts = fig.get("series").get(0).get("points");
+        for (int i = 1; i + 1 < pts.size(); i += 2) {
+            plotted += pts.get(i).get(1).asLong();
+            assertEquals(pts.get(i).get(1).asDouble(), pts.get(i + 1).get(1).asDouble(), 0, "a bar is flat");
+            assertEquals(0.25, pts.get(i + 1).get(0).asDouble() - pts.get(i).get(0).asDouble(), 1e-12, "a bar is a quarter decade wide");
         }
-        assertEquals(org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile()).get("precinctCount").asLong(), plotted,
-                "every precinct is in one bin");
+        for (JsonNode p : pts) {
+            assertTrue(p.get(0).asDouble() <= 0, "delta <= 1: " + p);
+        }
+        JsonNode result = org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile());
+        long withBallots = result.get("precinctCount").asLong() - result.get("precinctsWithoutBallots").asLong();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(([\\d,]+) precincts(; ([\\d,]+) with delta exactly 0 not drawn)?\\)")
+                .matcher(fig.get("series").get(0).get("name").asText());
+        assertTrue(m.find(), fig.get("series").get(0).get("name").asText());
+        long drawn = Long.parseLong(m.group(1).replace(",", ""));
+        long zero = m.group(3) == null ? 0 : Long.parseLong(m.group(3).replace(",", ""));
+        assertEquals(drawn, plotted, "every precinct with delta > 0 is in one bar");
+        assertEquals(withBallots, drawn + zero, "and with the exact zeros, every precinct with ballots");
+        assertTrue(fig.get("title").asText().contains(String.format(java.util.Locale.ROOT, "%,d precincts with ballots", withBallots)), fig.get("title").asText());
+        assertTrue(fig.get("x").get("max").asDouble() <= 0, "the axis ends at delta = 1");
         // a file of its own with other column names, a count that is not a number, a missing column
         Path own = Files.writeString(tmp.resolve("own.csv"), "Ward,Race,Name,Total,County\n1,Mayor,A,10,X\n1,Mayor,B,7,X\n2,Mayor,A,4,X\n2,Mayor,B,n/a,X\n");
         String[] args = {"precincts", "--data", own.toString(), "--office", "mayor", "--candidates", "A,B", "--precinct-column", "ward", "--office-column", "race",
@@ -128,7 +144,7 @@ class PrecinctsCommandTest extends SparkTestSession {
         assertEquals("[4,3,0]", ok.json().get("precincts").get(1).get("counts").toString());
         Run missing = run("precincts", "--data", own.toString(), "--candidates", "A,B", "--lost-fraction", "0.1");
         assertEquals(2, missing.exitCode());
-        assertTrue(missing.err().contains("--precinct-column = precinct: is not a column of own.csv"), missing.err());
+        assertTrue(missing.err().contains("--precinct-column = precinct: is not a column of " + own + " "), missing.err()); // the path as given
         Run both = run("precincts", "--data", own.toString(), "--candidates", "A,B", "--lost-fraction", "0.1", "--sample-fraction", "0.5");
         assertEquals(2, both.exitCode());
     }

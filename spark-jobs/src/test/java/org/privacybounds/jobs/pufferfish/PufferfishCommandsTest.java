@@ -121,6 +121,15 @@ class PufferfishCommandsTest extends SparkTestSession {
             assertTrue(Files.isRegularFile(tmp.resolve("o").resolve(f)), f);
         }
         assertTrue(Files.isDirectory(tmp.resolve("o").resolve("counts.parquet")));
+        // the conditional laws: one series per secret, probabilities in [0, 1], the columns named in the title
+        JsonNode laws = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("conditional-laws.png"));
+        assertEquals(2, laws.get("series").size());
+        for (JsonNode series : laws.get("series")) {
+            for (JsonNode p : series.get("points")) {
+                assertTrue(p.get(1).asDouble() >= 0 && p.get(1).asDouble() <= 1, series.get("name") + ": " + p);
+            }
+        }
+        assertTrue(laws.get("title").asText().contains("G3") && laws.get("title").asText().contains("paid"), laws.get("title").asText());
         String counts = Files.readString(tmp.resolve("o").resolve("counts.csv"));
         assertTrue(counts.contains("no,0.0,30"), "spec 7: 30 students without paid classes scored 0");
     }
@@ -157,6 +166,22 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals("log10", fig.get("y").get("scale").asText());
         assertEquals(Math.log10(0.01), org.privacybounds.testing.PlotAssertions.series(fig, "DP (rho = 0)").get("points").get(99).get(1).asDouble(), 1e-9); // eps = 1/T
         assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("rows.csv")));
+
+        Run f6 = run("pabi", "--figure", "6", "--out", tmp.resolve("f6").toString());
+        assertEquals(0, f6.exitCode(), f6.err());
+        JsonNode fig6 = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("f6").resolve("figure6.png"));
+        assertEquals(6, fig6.get("series").size(), org.privacybounds.testing.PlotAssertions.names(fig6).toString());
+
+        Run own = run("pabi", "--steps", "1:1:50", "--correlation", "const:0.2", "--correlation", "inv", "--sigma", "0.5,1", "--out",
+                tmp.resolve("own").toString());
+        assertEquals(0, own.exitCode(), own.err());
+        JsonNode pabi = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("own").resolve("pabi.png"));
+        assertTrue(pabi.get("title").asText().contains("alpha"), pabi.get("title").asText());
+        for (JsonNode series : pabi.get("series")) {
+            for (JsonNode p : series.get("points")) {
+                assertTrue(p.get(0).asDouble() >= 1 && p.get(0).asDouble() <= 50, series.get("name") + ": " + p);
+            }
+        }
     }
 
     @Test

@@ -109,7 +109,7 @@ class QuantizedCommandsTest extends SparkTestSession {
         assertTrue(r.err().contains("quantized-sgd: 2/2 n = 49 done"), r.err());
         JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("quantized-sgd.png"));
         // with 4 trials the interval's lower limit is 0, which a log axis cannot show: that line is left out, the others drawn
-        assertEquals(java.util.List.of("mean delta(x), eps = 1.0", "upper limit (smoothed bound), eps = 1.0", "1/n", "DP delta bound T/n"),
+        assertEquals(java.util.List.of("mean delta(x), eps = 1", "upper limit (smoothed bound), eps = 1", "1/n", "DP delta bound T/n"),
                 org.privacybounds.testing.PlotAssertions.names(fig));
         assertEquals(Math.log10(1.0 / 49), org.privacybounds.testing.PlotAssertions.series(fig, "1/n").get("points").get(1).get(1).asDouble(), 1e-12);
         assertEquals(1 + 2, Files.readAllLines(out.resolve("summary.csv")).size());

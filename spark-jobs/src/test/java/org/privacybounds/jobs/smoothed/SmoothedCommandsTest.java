@@ -137,7 +137,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("s/smoothed-sweep.png"));
         java.util.List<String> eps = new java.util.ArrayList<>();
-        for (String e : new String[] {"0.1", "0.5", "1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0", "10.0"}) {
+        for (String e : new String[] {"0.1", "0.5", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}) {
             eps.add("eps = " + e);
         }
         java.util.List<String> all = new java.util.ArrayList<>(eps);
@@ -145,6 +145,14 @@ class SmoothedCommandsTest extends SparkTestSession {
         all.add("DP delta (any eps)");
         assertEquals(all, org.privacybounds.testing.PlotAssertions.names(fig));
         org.privacybounds.testing.PlotAssertions.distinctColours(fig, eps);
+        // neighbouring eps are told apart by more than colour: every eps its own marker and dash
+        java.util.Set<Integer> variants = new java.util.HashSet<>();
+        for (String e : eps) {
+            variants.add(org.privacybounds.testing.PlotAssertions.series(fig, e).get("variant").asInt());
+        }
+        assertEquals(eps.size(), variants.size());
+        // the title carries the setting: the sampling and where Pi comes from
+        assertTrue(fig.get("title").asText().contains("eta = 0.99") && fig.get("title").asText().contains("given distributions"), fig.get("title").asText());
         assertEquals("log10", fig.get("y").get("scale").asText());
         assertEquals("linear", fig.get("x").get("scale").asText(), "n spans less than two decades");
         JsonNode rows = run("smoothed-sweep", "--n", "600,1200", "--eta", "0.99", "--epsilon", "0.1", "--distributions", "0.3,0.7;0.9,0.1", "--json")
