@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -97,7 +98,7 @@ class JavadocExamplesTest {
     @Test
     void pufferfish() {
         double[] s = new double[50];
-        java.util.Arrays.fill(s, 0.1);                            // shift 0.1 per step (a contraction's drift)
+        Arrays.fill(s, 0.1);                            // shift 0.1 per step (a contraction's drift)
         double[] eps = Pabi.curve(s, new Noise.Gaussian(1), 2, Pabi.validStrategy(s, Pabi.Strategy.AVERAGE));
         double afterFifty = eps[49];                              // Renyi divergence of order 2 after T = 50 steps
         assertTrue(afterFifty > 0 && Double.isFinite(afterFifty));

@@ -14,7 +14,7 @@ import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The privacy audit of DP Bayesian inference with the exponential mechanism (seed 002) as results: the configurations
+ * The privacy audit of DP Bayesian inference with the exponential mechanism (the notes "DP Bayesian inference") as results: the configurations
  * of one n (every mechanism x eps, each with its loss levels eps and fraction x eps), the summary row of each
  * configuration from the merged exact audit ({@link ChainAudit}) and the smoothed delta over a Bernoulli set
  * ({@link SmoothedBernoulli}), the verdicts on statements I-III over a range of n, and the search for the first n where

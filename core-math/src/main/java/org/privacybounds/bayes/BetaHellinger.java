@@ -5,7 +5,7 @@ import org.apache.commons.numbers.gamma.LogGamma;
 import org.privacybounds.validation.Require;
 
 /**
- * The Hellinger distance between Beta distributions (seed 002, spec smoothed-dp.md E.2):
+ * The Hellinger distance between Beta distributions (the Hellinger utility of the notes "DP Bayesian inference", Eq. (1)):
  * {@code H^2 = 1 - BC}, {@code BC = B((a1+a2)/2, (b1+b2)/2) / sqrt(B(a1,b1) B(a2,b2))}.
  *
  * <p>{@link #of} evaluates the closed form with log-Beta functions; it loses absolute accuracy in

@@ -1,6 +1,7 @@
 package org.privacybounds.bayes;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,7 +10,7 @@ import org.privacybounds.numeric.LogSumExp;
 
 /**
  * Exact privacy audit of exponential mechanisms over a finite set of outputs, for databases
- * 0..N-1 where neighbours are k and k+1 (the count of ones in seed 002; any chain works). The
+ * 0..N-1 where neighbours are k and k+1 (the count of ones in the notes on DP Bayesian inference; any chain works). The
  * mechanism at database k releases r with probability P_k(r) = exp(c_k u(k,r) - ln Z_k),
  * c_k = eps / (2 S(k)). For every neighbouring pair and every output it computes the log-ratio
  * L(r) = ln P_k(r) - ln P_{k+1}(r); the realised privacy loss is max |L| with its witness, and the
@@ -117,9 +118,9 @@ public final class ChainAudit {
             witness = new Witness[configs];
             maxLogRatioError = new double[configs];
             nearOverflow = new long[configs];
-            near = new java.util.ArrayList<>();
+            near = new ArrayList<>();
             for (int c = 0; c < configs; c++) {
-                near.add(new java.util.ArrayList<>());
+                near.add(new ArrayList<>());
             }
             worstLogDelta = new double[configs][];
             worstPair = new Pair[configs][];
@@ -220,7 +221,7 @@ public final class ChainAudit {
 
         /**
          * The database-dependent delta_eps'(k) of config c at loss index e for every k of a merged
-         * part covering all databases: max over the pairs k belongs to (spec A.3).
+         * part covering all databases: max over the pairs k belongs to (a database's profile is its worst neighbour).
          */
         public double[] profileLogDelta(int c, int e) {
             return perDatabase(pairLogDelta[c][e]);

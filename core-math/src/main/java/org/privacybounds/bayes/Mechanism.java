@@ -1,9 +1,12 @@
 package org.privacybounds.bayes;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The exponential mechanisms of seed 002 over the posteriors of one n: each releases r with
+ * The exponential mechanisms of the notes "DP Bayesian inference" over the posteriors of one n: each releases r with
  * probability proportional to exp(eps u(k, r) / (2 S(k))) and differs in the sensitivity S(k).
  */
 public enum Mechanism {
@@ -27,7 +30,7 @@ public enum Mechanism {
     }
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** S(k) for k = 0..n. */
@@ -38,7 +41,7 @@ public enum Mechanism {
         return switch (this) {
             case GLOBAL -> {
                 double[] s = new double[family.n() + 1];
-                java.util.Arrays.fill(s, family.globalSensitivity());
+                Arrays.fill(s, family.globalSensitivity());
                 yield s;
             }
             case LOCAL -> family.localSensitivity();

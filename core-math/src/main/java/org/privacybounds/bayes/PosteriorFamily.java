@@ -4,9 +4,9 @@ import org.apache.commons.numbers.gamma.LogGamma;
 import org.privacybounds.validation.Require;
 
 /**
- * The candidates of seed 002 for one n: the posteriors B_k = Beta(k+1, n-k+1), k = 0..n, of a
+ * The candidates of the notes "DP Bayesian inference" for one n: the posteriors B_k = Beta(k+1, n-k+1), k = 0..n, of a
  * Beta(1,1) prior after k ones in n records, with the utility u(k, r) = -H(B_k, B_r) and its
- * sensitivities (spec smoothed-dp.md E.3). Neighbouring databases change one record: k to k +/- 1.
+ * sensitivities (the notes, section 1). Neighbouring databases change one record: k to k +/- 1.
  *
  * <p>Shortcuts, each also computed by enumeration for checking: by the triangle inequality for the
  * Hellinger metric, max_r |H(B_k, r) - H(B_k', r)| = H(B_k, B_k'), attained at r = B_k'. So with
@@ -121,7 +121,7 @@ public final class PosteriorFamily implements ChainAudit.Utility {
         return best;
     }
 
-    /** The closed form of spec E.3: H(Beta(1,n+1), Beta(2,n)) = sqrt(1 - Gamma(3/2) Gamma(n+1/2) sqrt(n) / Gamma(n+1)). */
+    /** The closed form of the global sensitivity: H(Beta(1,n+1), Beta(2,n)) = sqrt(1 - Gamma(3/2) Gamma(n+1/2) sqrt(n) / Gamma(n+1)). */
     public static double globalSensitivityClosedForm(int n) {
         double logRatio = LogGamma.value(1.5) + LogGamma.value(n + 0.5) + 0.5 * Math.log(n) - LogGamma.value(n + 1.0);
         return Math.sqrt(Math.max(0, -Math.expm1(logRatio)));

@@ -3,7 +3,7 @@ package org.privacybounds.bayes;
 import org.privacybounds.numeric.CountLaw;
 
 /**
- * Smoothed delta (seed 000 Definition 3) of a mechanism whose privacy profile depends on the count
+ * Smoothed delta (Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 3) of a mechanism whose privacy profile depends on the count
  * k of ones only, when each record is Bernoulli(p_i) with p_i from a set Pi: the expectation
  * E[delta(K)] is multilinear in the records' distributions, so its maximum over Pi^n is attained
  * with every p_i at an end of [p_lo, p_hi]; by symmetry only the number n1 of records at p_hi

@@ -1,11 +1,12 @@
 package org.privacybounds.bayes;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Statements I-III of seed 002 (section 2.1) for one n, checked on the exact sequences
- * D(k) = H(B_k, B_{k+1}) and local(k) (spec smoothed-dp.md E.4):
+ * Statements I-III of the notes "DP Bayesian inference" (section 2.1) for one n, checked on the exact sequences
+ * D(k) = H(B_k, B_{k+1}) and local(k):
  * <ul>
  * <li>I, corrected form: D strictly decreasing on 0..floor((n-1)/2) and strictly increasing on
  * ceil((n-1)/2)..n-1 (D(k) = D(n-1-k));</li>
@@ -36,7 +37,7 @@ public final class Statements {
 
     /** The verdicts for one n; failures list the k where a statement fails. */
     public record Result(int n, boolean statementI, boolean statementIAsPrinted, List<Integer> printedFailures, boolean statementII,
-            boolean statementIII, double smallestRelativeGap, boolean certified, boolean enumerated) implements java.io.Serializable {
+            boolean statementIII, double smallestRelativeGap, boolean certified, boolean enumerated) implements Serializable {
     }
 
     public static Result check(int n) {

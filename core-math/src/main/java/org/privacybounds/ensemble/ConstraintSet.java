@@ -10,7 +10,7 @@ import org.privacybounds.validation.BadInputException;
 import org.privacybounds.validation.Require;
 
 /**
- * The privacy constraints of DaRRM (Lemma 3.4, spec darrm.md sections 4.1-4.4) for K mechanisms that
+ * The privacy constraints of DaRRM (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Lemmas 3.4 and 5.1, Appendix C.3) for K mechanisms that
  * are each (eps, Delta)-DP: every multiset of K corners of the polygon F (8 corners when Delta > 0,
  * 4 when Delta = 0), as count vectors n with sum K. For a symmetric gamma with free half
  * {@code x_j = gamma(mid + j)}, multiset n costs

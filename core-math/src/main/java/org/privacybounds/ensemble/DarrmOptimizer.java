@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -15,7 +16,7 @@ import org.ojalgo.optimisation.Variable;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * gamma_opt of DaRRM (spec darrm.md section 4.4): minimise {@code sum_{l >= mid} c_l gamma(l)} over
+ * gamma_opt of DaRRM (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 4 and Appendix C): minimise {@code sum_{l >= mid} c_l gamma(l)} over
  * {@code 0 <= gamma <= 1} subject to every constraint of {@link ConstraintSet}, by constraint
  * generation: a master LP (ojAlgo) over an active set, a separation scan over all of P (supplied by
  * the caller: local or distributed), the most violated rows added, until no row exceeds the bound by
@@ -135,7 +136,7 @@ public final class DarrmOptimizer {
                 added += add(active, keys, r) ? 1 : 0;
             }
             if (progress != null) {
-                progress.accept(String.format(java.util.Locale.ROOT, "round %d: active set %d, max cost %.12g (bound %.12g), %d rows added", rounds,
+                progress.accept(String.format(Locale.ROOT, "round %d: active set %d, max cost %.12g (bound %.12g), %d rows added", rounds,
                         active.size(), scan.max(), bound, added));
             }
             if (added == 0 || rounds >= MAX_ROUNDS) {

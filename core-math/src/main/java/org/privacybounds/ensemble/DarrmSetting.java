@@ -7,7 +7,7 @@ import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The DaRRM setting (seed 004): K mechanisms (odd), each (eps, Delta)-DP; the majority's target (m eps, delta); and, for
+ * The DaRRM setting (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 1): K mechanisms (odd), each (eps, Delta)-DP; the majority's target (m eps, delta); and, for
  * Appendix D.1.1 (Table 3), the subsampling of M mechanisms whose general composition sets m and delta. Also the
  * guarantee (tau eps, lambda) of the true majority of all K that the baselines compare with, and the folded mean
  * E[max(p, 1 - p)] of a prior of the mechanisms' p_i (the objective's only dependence on the prior).

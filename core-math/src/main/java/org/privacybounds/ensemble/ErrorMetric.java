@@ -7,7 +7,7 @@ import org.privacybounds.validation.BadInputException;
 /**
  * DaRRM's release (Algorithm 1) and its error (Definition 2.4): the total variation between its output and the true majority,
  * {@code E(gamma; p) = |1/2 sum_{l >= mid} (alpha_l - alpha_{K-l}) (1 - gamma(l))|} for a symmetric gamma, and
- * its mean over p_i drawn iid from a uniform law (spec section 5.5), by seeded Monte Carlo.
+ * its mean over p_i drawn iid from a uniform law (the error the DaRRM paper plots, Section 6.1), by seeded Monte Carlo.
  */
 public final class ErrorMetric {
     private ErrorMetric() {

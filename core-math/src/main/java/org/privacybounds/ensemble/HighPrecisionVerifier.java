@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 import org.apfloat.Apfloat;
 import org.apfloat.ApfloatMath;
@@ -150,7 +151,7 @@ public final class HighPrecisionVerifier {
         if (notKept > 0) {
             o.overflow += notKept;
         }
-        String words = "double scan of every multiset with an a-priori error bound of " + String.format(java.util.Locale.ROOT, "%.3g", theta)
+        String words = "double scan of every multiset with an a-priori error bound of " + String.format(Locale.ROOT, "%.3g", theta)
                 + "; the " + scan.aboveCount() + " rows within it of the bound in " + DIGITS + "-digit decimal intervals with directed rounding";
         Certificate c = pb.settle(o, a, words);
         if (c.verdict() == Verdict.HOLDS && rows.isEmpty()) {

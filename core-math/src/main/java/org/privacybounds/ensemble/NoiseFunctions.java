@@ -1,12 +1,13 @@
 package org.privacybounds.ensemble;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 import org.apache.commons.numbers.fraction.BigFraction;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The gamma families of DaRRM (spec darrm.md section 3): gamma maps the number l of ones among K
+ * The gamma families of DaRRM (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 3 and Theorem 4.1): gamma maps the number l of ones among K
  * votes to the probability of releasing the true majority (else a fair coin). All are symmetric,
  * {@code gamma(l) = gamma(K - l)}.
  */
@@ -56,7 +57,7 @@ public final class NoiseFunctions {
         checkKm(k, m);
         if (m >= (k + 1) / 2) {
             double[] one = new double[k + 1];
-            java.util.Arrays.fill(one, 1);
+            Arrays.fill(one, 1);
             return one;
         }
         return subsampling(k, 2 * m - 1);
@@ -65,7 +66,7 @@ public final class NoiseFunctions {
     /** Randomized response with a constant: gamma(l) = p for every l. */
     public static double[] constant(int k, double p) {
         double[] g = new double[k + 1];
-        java.util.Arrays.fill(g, p);
+        Arrays.fill(g, p);
         return g;
     }
 

@@ -5,7 +5,7 @@ import org.privacybounds.validation.BadInputException;
 /**
  * The law of a sum of independent Bernoulli(p_i): the recursion
  * {@code new[l] = pmf[l] (1 - p_i) + pmf[l-1] p_i} (O(K^2), exact for p in {0, 1}, every term
- * non-negative, so nothing cancels), spec darrm.md section 6.
+ * non-negative, so nothing cancels).
  */
 public final class PoissonBinomial {
     private PoissonBinomial() {

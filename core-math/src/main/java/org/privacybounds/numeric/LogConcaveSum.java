@@ -1,5 +1,6 @@
 package org.privacybounds.numeric;
 
+import java.util.function.LongPredicate;
 import java.util.function.LongToDoubleFunction;
 
 /**
@@ -152,7 +153,7 @@ public final class LogConcaveSum {
     }
 
     /** Smallest {@code k} in {@code [lo, hi]} with {@code pred(k)} true, for a predicate that is false then true; {@code hi + 1} if none. */
-    public static long firstTrue(long lo, long hi, java.util.function.LongPredicate pred) {
+    public static long firstTrue(long lo, long hi, LongPredicate pred) {
         long a = lo;
         long b = hi + 1;
         while (a < b) {

@@ -9,7 +9,7 @@ import org.apache.commons.math3.linear.RealMatrix;
 import org.privacybounds.validation.BadInputException;
 import org.privacybounds.validation.Require;
 
-/** Sensitivity bounds of the paper's applications (section 6, spec 6.1-6.3), each as a formula of its inputs. */
+/** Sensitivity bounds of the paper's applications (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Propositions 6.1-6.3), each as a formula of its inputs. */
 public final class Applications {
     /** Relative asymmetry tolerated in a covariance read from a file (decimal rounding). */
     private static final double SYMMETRY_TOLERANCE = 1e-12;
@@ -57,7 +57,7 @@ public final class Applications {
     /**
      * Proposition 6.3 (Langevin diffusion with strongly convex potential, constant C; release of an
      * L-Lipschitz function of the states at times t_i): corrected form {@code L diam_2(K) sum_i exp(-C t_i)}
-     * (synchronous coupling, spec 6.3); {@code paperForm} gives the printed {@code exp(-2 C t_i)}, which the
+     * (synchronous coupling, Proposition 6.3); {@code paperForm} gives the printed {@code exp(-2 C t_i)}, which the
      * proof does not support and is reported for comparison only.
      */
     public static double langevin(double lipschitz, double diameter, double c, double[] times, boolean paperForm) {

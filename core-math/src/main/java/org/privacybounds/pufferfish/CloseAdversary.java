@@ -6,7 +6,7 @@ import org.privacybounds.validation.Require;
 /**
  * Guarantees against an adversary whose prior theta' lies outside Theta but close to it (Appendix A.4).
  * Divergence inputs are per theta in Theta ({@code [k]} = the k-th prior), so the infimum over theta is
- * taken with the SAME theta in every term, as the proofs need (spec 1.8).
+ * taken with the SAME theta in every term, as the proofs need (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Appendix A.4).
  */
 public final class CloseAdversary {
     private CloseAdversary() {

@@ -12,7 +12,7 @@ import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * Optimal couplings of two {@link DiscreteLaw}s on R, in integer arithmetic (spec 2.2 and 4.1).
+ * Optimal couplings of two {@link DiscreteLaw}s on R, in integer arithmetic (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Definitions 3.1-3.2, Section 4.1).
  *
  * <p>Masses are put on the common denominator {@code mu.total * nu.total}: atom i of mu carries
  * {@code counts_i * nu.total}, atom j of nu carries {@code counts_j * mu.total}, so every step of the

@@ -6,7 +6,7 @@ import org.privacybounds.validation.BadInputException;
 import org.privacybounds.validation.Require;
 
 /**
- * The additive Wasserstein mechanisms {@code M(X) = f(X) + N} (spec sections 3-4): their Renyi
+ * The additive Wasserstein mechanisms {@code M(X) = f(X) + N} (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Sections 3-4): their Renyi
  * Pufferfish epsilon for a given noise, and the inverse calibration (the noise scale for a target
  * epsilon). Sensitivities come from {@link Sensitivities}; {@code alpha = +inf} means pure PP.
  */
@@ -45,7 +45,7 @@ public final class Mechanisms {
     /**
      * The Cauchy mechanism of Corollary 4.1 in d dimensions (generalised Cauchy, exponent k, scale s):
      * {@code eps = d log(K_k Qbar_n(1 + c W^2 / d)) / (q(alpha-1))} with {@code n = k q (alpha-1)/2} an integer,
-     * {@code W = Delta_G^(p*)}, {@code p* = d k q (alpha-1)}. Corrected form (spec 4.2): {@code c = 1/(2 s^2)};
+     * {@code W = Delta_G^(p*)}, {@code p* = d k q (alpha-1)}. Corrected form (the derivation of Lemma D.1 gives {@code 1 + z^2/(2 s^2)} for scale s, and the concavity step {@code |x|^2/d}, not {@code /d^2}): {@code c = 1/(2 s^2)};
      * {@code paperForm}: the printed {@code 1 + (W/(d s))^2} (valid, looser for d = 1, not justified for d > 1).
      */
     public static double cauchyCorollary41(double wpStar, Noise.Cauchy noise, double q, double alpha, int d, boolean paperForm) {

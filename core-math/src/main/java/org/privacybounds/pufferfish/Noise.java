@@ -11,7 +11,7 @@ import org.privacybounds.validation.Require;
 
 /**
  * An additive noise law on R, symmetric about 0, with the two quantities the Wasserstein mechanisms
- * need (spec section 3):
+ * need (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Section 3):
  * <ul>
  * <li>{@link #renyi}: {@code R_alpha(zeta, z) = sup_{|x| <= z} D_alpha(zeta_{-x} || zeta)}; for these
  * three families the divergence increases with |x|, so it is the divergence at shift z;</li>
@@ -155,7 +155,7 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
 
     /**
      * Generalised Cauchy of Definition 4.6 by its scale s: density {@code beta (1 + (x/s)^2)^{-k/2}}, k >= 2
-     * (k = 2: Cauchy). Renyi divergences by Lemma D.1 in its corrected form (spec 4.2):
+     * (k = 2: Cauchy). Renyi divergences by Lemma D.1 in the form its own derivation gives (the printed argument {@code 1 + z^2/lambda^2} is not a bound for the inverse scale lambda of Definition 4.6):
      * {@code e^{(alpha-1) D_alpha} <= K_k P_{k(alpha-1)/2}(1 + z^2/(2 s^2))}, with equality for k = 2
      * (Verdu 2023); {@code K_k = sqrt(pi) Gamma(k/2) / Gamma((k-1)/2)}. {@code R_inf = k asinh(z / (2 s))}.
      */

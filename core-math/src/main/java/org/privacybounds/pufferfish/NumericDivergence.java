@@ -7,7 +7,7 @@ import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussInteg
 import org.privacybounds.validation.Require;
 
 /**
- * Renyi divergences of shifted 1-D noise by quadrature, for noise laws without a closed form (spec 3.5,
+ * Renyi divergences of shifted 1-D noise by quadrature, for noise laws without a closed form (
  * "any other 1-D symmetric noise density") and as the independent check of every closed form:
  * {@code D_alpha(zeta_{-z} || zeta) = 1/(alpha-1) log int zeta(y - z)^alpha zeta(y)^{1-alpha} dy}.
  *

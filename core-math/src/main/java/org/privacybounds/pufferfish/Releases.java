@@ -14,7 +14,7 @@ import org.privacybounds.validation.Require;
  * given noise scale or calibrated to a target epsilon, with its Renyi guarantee and the (eps, delta)-PP
  * guarantee derived from it.
  *
- * <p>Conversions (spec 1.5, 1.6, re-derived): an (alpha, eps)-RPP release is
+ * <p>Conversions (Propositions 2.2, 4.1 and C.1 of the Renyi Pufferfish paper, re-derived): an (alpha, eps)-RPP release is
  * {@code (eps + log(1/delta')/(alpha-1), delta')}-PP for the requested {@code delta'} (Proposition 2.2); an
  * (alpha, eps, delta)-approximate RPP release (GAWM) is {@code (eps + log(1/delta')/(alpha-1), delta + (1-delta) delta')}-PP:
  * the approximation's own delta is always part of the PP delta (Proposition 4.1 is the case delta' = delta, stated

@@ -1,14 +1,16 @@
 package org.privacybounds.quantized;
 
+import java.io.Serializable;
+
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The b-bit code grid of seed 000 Definition 5: a value g in (-0.5, 0.5] is stored as the integer
+ * The b-bit code grid of Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 5: a value g in (-0.5, 0.5] is stored as the integer
  * code {@code c = ceil(g * 2^b)} in {@code {-2^(b-1) + 1, ..., 2^(b-1)}}; code c stands for the
  * interval {@code ((c - 1)/2^b, c/2^b]}. For b = 8 that is -127..128, the paper's grid value
  * (i - 128)/256 being the left end of cell i = c + 127.
  */
-public record CodeGrid(int bits) implements java.io.Serializable {
+public record CodeGrid(int bits) implements Serializable {
     /** Largest supported word size. */
     public static final int MAX_BITS = 16;
 

@@ -54,7 +54,7 @@ final class LeaveOneOut {
     /** Visits every distinct code. */
     void run(Leaf leaf) {
         boolean[] all = new boolean[codes.length];
-        java.util.Arrays.fill(all, true);
+        Arrays.fill(all, true);
         run(all, leaf);
     }
 

@@ -1,5 +1,6 @@
 package org.privacybounds.quantized;
 
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -10,7 +11,7 @@ import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * A b-bit quantized distribution (seed 000 Definition 5): a Gaussian or Laplace law restricted to
+ * A b-bit quantized distribution (Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 5): a Gaussian or Laplace law restricted to
  * (-0.5, 0.5], each code's probability the exact mass of its interval, renormalised. Masses are
  * computed in log space without cancellation: Gaussian cells through {@code erf(x2) - erf(x1)}
  * evaluated directly (Commons Numbers {@link ErfDifference}) and, where that underflows, through
@@ -18,7 +19,7 @@ import org.privacybounds.validation.BadInputException;
  * has probability 0 in log space, however far in the tail.
  *
  * <p>Parameters are the mean mu and the standard deviation sigma of the untruncated law. The
- * paper does not say how its Laplace L_8bit(mu, sigma^2) is parameterised (spec G19); the default
+ * paper does not say how its Laplace L_8bit(mu, sigma^2) is parameterised; the default
  * reads sigma^2 as the variance (scale sigma/sqrt 2), {@code laplace-scale:mu:b} takes the scale.
  *
  * <p>Example:
@@ -27,7 +28,7 @@ import org.privacybounds.validation.BadInputException;
  * String label = g.label();                                                // "gauss:0:0.12"
  * }</pre>
  */
-public final class QuantizedDistribution implements java.io.Serializable {
+public final class QuantizedDistribution implements Serializable {
     private static final long serialVersionUID = 1L;
     /** The untruncated family. */
     public enum Family {

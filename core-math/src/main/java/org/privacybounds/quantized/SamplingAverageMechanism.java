@@ -1,17 +1,20 @@
 package org.privacybounds.quantized;
 
+import java.util.Arrays;
+
+import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.smoothed.Direction;
 import org.privacybounds.validation.BadInputException;
 import org.privacybounds.validation.Require;
 
 /**
- * One step of SGD on b-bit quantized scalar gradients without added noise (seed 000 Section 6,
+ * One step of SGD on b-bit quantized scalar gradients without added noise (Liu, Wang and Xia, "Smoothed Differential Privacy", Section 6,
  * Figure 2 right): sample T of the n records without replacement and release the mean of their
  * codes put back on the code grid (or the exact sum). Its privacy profile
  * {@code delta_eps(x) = max over neighbours x' of max(d(x, x'), d(x', x))} is computed exactly,
  * over every replace-one neighbour: every code a present in x changed to every code b of the grid.
  *
- * <p>Per code a, with y = x minus one record of code a and theta = T/n (spec section F):
+ * <p>Per code a, with y = x minus one record of code a and theta = T/n (a record of code a is in the batch with probability theta):
  * {@code P_x(s) = (1 - theta) Pr[S_y^(T) = s] + theta Pr[S_y^(T-1) = s - a]}, and the neighbour
  * x' = y + {b} has the same form with b in place of a. The two laws of y come from
  * {@link LeaveOneOut}; per code a the T-1 level is summed over every window of outputs once, so
@@ -219,7 +222,7 @@ public final class SamplingAverageMechanism {
             Require.finiteNonNegative("eps", eps[e]);
             order[e] = e;
         }
-        java.util.Arrays.sort(order, (x, y) -> Double.compare(eps[x], eps[y]));
+        Arrays.sort(order, (x, y) -> Double.compare(eps[x], eps[y]));
         Scan scan = new Scan(n, k);
         for (int e = 0; e < k; e++) {
             scan.c[e] = Math.exp(eps[order[e]]);
@@ -312,7 +315,7 @@ public final class SamplingAverageMechanism {
             base1 = (int) (loo.base(t - 1) - (long) t * grid.min()); // offset of level T-1 entry 0 in outputOf
             // every probability: products and sums of non-negative numbers (see the class comment)
             rel = (2.0 * n + 2.0 * Math.max(len1, levelT == null ? 0 : levelT.length) + 3.0 * t + 16) * U;
-            java.util.Arrays.fill(base, 0);
+            Arrays.fill(base, 0);
             if (levelT != null && theta < 1) {
                 double w = (1 - theta) / sum(levelT);
                 int off = (int) (loo.base(t) - (long) t * grid.min());
@@ -347,9 +350,9 @@ public final class SamplingAverageMechanism {
                 lo = Math.min(Math.min(ax[0], bx[0]), baseLo);
                 hi = Math.max(Math.max(ax[1], bx[1]), baseHi);
                 pair(a, b, heuristic);
-                java.util.Arrays.fill(pb, 0);
+                Arrays.fill(pb, 0);
             }
-            java.util.Arrays.fill(px, 0);
+            Arrays.fill(px, 0);
         }
 
         /** out = law of the output of y + {b}: base + theta * (level T-1 shifted by b, grouped by output). */
@@ -386,7 +389,7 @@ public final class SamplingAverageMechanism {
             double tol = 2 * rel;
             double up = 1 + tol;
             double down = 1 - tol;
-            java.util.Arrays.fill(buckets, 0);
+            Arrays.fill(buckets, 0);
             double c0 = c[0] * down;
             for (int o = lo; o <= hi; o++) {
                 double p = px[o];
@@ -447,7 +450,7 @@ public final class SamplingAverageMechanism {
 
     private static double[] filled(int k, double v) {
         double[] a = new double[k];
-        java.util.Arrays.fill(a, v);
+        Arrays.fill(a, v);
         return a;
     }
 
@@ -473,6 +476,6 @@ public final class SamplingAverageMechanism {
     }
 
     static double logBinomial(int n, int k) {
-        return org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(n, k);
+        return LogBinomialCoefficient.value(n, k);
     }
 }

@@ -4,7 +4,7 @@ import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The Bayesian adversary's adjusted utility for the sampling-histogram mechanism (seed 000
+ * The Bayesian adversary's adjusted utility for the sampling-histogram mechanism (Liu, Wang and Xia, "Smoothed Differential Privacy",
  * Eq. (3), Appendix A.1), exact in log space.
  */
 public final class AdjustedUtility {

@@ -2,9 +2,11 @@ package org.privacybounds.smoothed;
 
 import java.math.BigDecimal;
 
+import org.privacybounds.validation.BadInputException;
+
 /**
  * The privacy of publishing a two-candidate vote count when a fraction of ballots is lost at
- * random (seed 000 Appendix A.1, Figures 1 and 3): the sampling-histogram mechanism over the
+ * random (Liu, Wang and Xia, "Smoothed Differential Privacy", Appendix A.1, Figures 1 and 3): the sampling-histogram mechanism over the
  * two candidates' votes, {@code delta_eps(x)} at {@code eps = ln(t/(1-t))}, and the adversary's
  * adjusted utility at threshold t.
  *
@@ -46,7 +48,7 @@ public final class ElectionPrivacy {
 
     private static void checkVotes(long votesA, long votesB) {
         if (votesA < 0 || votesB < 0 || votesA + votesB > Integer.MAX_VALUE || votesA + votesB < 1) {
-            throw new org.privacybounds.validation.BadInputException("votes", votesA + "," + votesB,
+            throw new BadInputException("votes", votesA + "," + votesB,
                     "vote counts must be >= 0 with a total in [1, " + Integer.MAX_VALUE + "]");
         }
     }

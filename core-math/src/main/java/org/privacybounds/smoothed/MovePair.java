@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed;
 
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.LongPredicate;
 
 import org.privacybounds.numeric.CountLaw;
 import org.privacybounds.numeric.LogConcaveSum;
@@ -11,7 +12,7 @@ import org.privacybounds.numeric.LogMath;
  * neighbour is {@code g' = g - e_a + e_b} (one record moved from category a to category b).
  *
  * <p>The likelihood ratio {@code rho(k) = P_{g'}(k) / P_g(k)} of a sampled histogram k depends on k
- * only through {@code (k_a, k_b)} (design note, step 1):
+ * only through {@code (k_a, k_b)} (docs/computing.md):
  * <ul>
  *   <li>without replacement: {@code rho = ((g_a - k_a)/g_a) * ((g_b + 1)/(g_b + 1 - k_b))};</li>
  *   <li>with replacement: {@code rho = ((g_a - 1)/g_a)^{k_a} * ((g_b + 1)/g_b)^{k_b}}.</li>
@@ -117,7 +118,7 @@ final class MovePair {
         long lo = outer.lower();
         long hi = outer.upper();
         if (low) {
-            java.util.function.LongPredicate in = ka -> logRho(ka, kbMin(ka)) < c;
+            LongPredicate in = ka -> logRho(ka, kbMin(ka)) < c;
             if (rest == 0 && sampling == Sampling.WITHOUT_REPLACEMENT && lo < hi) {
                 return new Region(true, c, firstTrueNear(lo, hi, twoCategoryBoundary(c), in), hi);
             }
@@ -142,7 +143,7 @@ final class MovePair {
      * checked with the predicate itself, so the answer is the binary search's; the binary search where the guess is more
      * than 64 steps off.
      */
-    static long firstTrueNear(long lo, long hi, long guess, java.util.function.LongPredicate pred) {
+    static long firstTrueNear(long lo, long hi, long guess, LongPredicate pred) {
         long k = Math.max(lo, Math.min((long) hi + 1, guess));
         for (int step = 0; step < 64; step++) {
             if (k > lo && pred.test(k - 1)) {
@@ -278,7 +279,7 @@ final class MovePair {
     }
 
     /**
-     * One-sided adjusted utility {@code u(g, g', t)} of seed 000 Appendix A.1 with
+     * One-sided adjusted utility {@code u(g, g', t)} of the Smoothed DP paper, Appendix A.1, with
      * {@code t = e^eps / (1 + e^eps)}: {@code 1/(1-t) E_{k ~ P_g}[(max(P_g, P_g')/(P_g + P_g') - t)_+]},
      * which simplifies to {@code sum_k P_g(k) [(1 - e^eps rho)_+ + (rho - e^eps)_+] / (1 + rho)}.
      */

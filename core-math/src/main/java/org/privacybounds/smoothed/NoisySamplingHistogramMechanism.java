@@ -1,5 +1,6 @@
 package org.privacybounds.smoothed;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.privacybounds.numeric.Compositions;
@@ -12,7 +13,7 @@ import org.privacybounds.validation.BadInputException;
  * Seed 000 Algorithm 4: sample T records, then add the exponential-mechanism noise of Eq. (4) to
  * the sampled histogram: each coordinate independently, {@code Pr[y_j = v | c] = r^{|v - c|} / z(c)}
  * on v = 0, 1, 2, ..., with {@code r = e^{-noiseEpsilon/4}} and
- * {@code z(c) = (1 + r - r^{c+1}) / (1 - r)} (spec C.4).
+ * {@code z(c) = (1 + r - r^{c+1}) / (1 - r)} (the Smoothed DP paper, Algorithm 4, Appendix A.3).
  *
  * <p>Computed exactly by enumeration: outputs with a coordinate above T have the same likelihood
  * ratio as the output with that coordinate at T, and their probabilities are {@code r^s} times it,
@@ -61,7 +62,7 @@ public final class NoisySamplingHistogramMechanism {
 
     /**
      * A valid DP level by subsampling amplification of the sample-level mechanism:
-     * {@code ln(1 + eta (e^eps - 1))}, eta = T/n (spec C.4, G15).
+     * {@code ln(1 + eta (e^eps - 1))}, eta = T/n (the paper's Table 1 gives (eta eps, 0), a small-eps approximation: at n = 20, T = 2, eps = 10 the realised loss is 2.693 > eta eps = 1).
      */
     public double amplifiedEpsilon(int n) {
         double eta = (double) sampleSize / n;
@@ -191,7 +192,7 @@ public final class NoisySamplingHistogramMechanism {
             if (lp == Double.NEGATIVE_INFINITY) {
                 continue;
             }
-            java.util.Arrays.fill(y, 0);
+            Arrays.fill(y, 0);
             for (int idx = 0; idx < size; idx++) {
                 double v = lp;
                 for (int j = 0; j < m; j++) {

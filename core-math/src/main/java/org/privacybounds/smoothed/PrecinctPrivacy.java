@@ -1,7 +1,9 @@
 package org.privacybounds.smoothed;
 
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.privacybounds.validation.BadInputException;
@@ -9,7 +11,7 @@ import org.privacybounds.validation.BadInputException;
 /**
  * The privacy of publishing one precinct's vote counts over m categories (candidates, then "other") when the published
  * counts are those of a random subset of the ballots: ballots lost at random ({@code T = n - floor(F n)}) or a random
- * audit sample ({@code T = ceil(S n)}). This is the sampling-histogram mechanism without replacement (seed 000 Algorithm 2)
+ * audit sample ({@code T = ceil(S n)}). This is the sampling-histogram mechanism without replacement (the Smoothed DP paper, Algorithm 2)
  * with m categories: per eps the exact {@code delta_eps(x)} over every replace-one neighbour and both directions, each
  * hockey-stick a two-dimensional sum over the (from, to, rest) hypergeometric law ({@link SamplingHistogramMechanism}), the
  * adversary's adjusted utility at threshold t, and the worst-case DP delta T/n.
@@ -34,7 +36,7 @@ public final class PrecinctPrivacy {
     }
 
     /** The draw, its fraction (exact decimal), the eps of the profile and the utility's threshold t. */
-    public record Setting(Draw draw, BigDecimal fraction, double[] epsilons, double threshold) implements java.io.Serializable {
+    public record Setting(Draw draw, BigDecimal fraction, double[] epsilons, double threshold) implements Serializable {
         public Setting {
             if (draw == Draw.LOST_FRACTION && !(fraction.signum() > 0 && fraction.compareTo(BigDecimal.ONE) < 0)) {
                 throw new BadInputException("lost fraction", fraction.toPlainString(), "must be in the open interval (0, 1)");
@@ -84,7 +86,7 @@ public final class PrecinctPrivacy {
         long n = 0;
         for (int c : counts) {
             if (c < 0) {
-                throw new BadInputException("counts", java.util.Arrays.toString(counts), "vote counts must be >= 0");
+                throw new BadInputException("counts", Arrays.toString(counts), "vote counts must be >= 0");
             }
             n += c;
         }

@@ -3,7 +3,7 @@ package org.privacybounds.smoothed;
 import org.privacybounds.numeric.LogMath;
 
 /**
- * delta_eps(x) of one database (seed 000 Definition 2) with its certificate.
+ * delta_eps(x) of one database (Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 2) with its certificate.
  *
  * @param epsilon            the eps of the profile
  * @param logDelta           natural log of delta ({@code -Infinity} when delta is exactly 0)

@@ -5,13 +5,13 @@ import java.util.OptionalDouble;
 import org.privacybounds.numeric.LogMath;
 
 /**
- * The non-asymptotic smoothed-DP bound of seed 000 Remark 8 (Theorem 3 (i), Appendix E.1):
+ * The non-asymptotic smoothed-DP bound of Liu, Wang and Xia, "Smoothed Differential Privacy", Remark 8 (Theorem 3 (i), Appendix E.1):
  * for an f-positive set of distributions over m categories and any {@code eps > ln(1/(1 - eta))},
  * <pre>
  *   delta = exp(-(1/6) g(eta, eps) f n) + m exp(-(1/8) f n),   g = (eta^-1 (1 - e^-eps) - 1)^2.
  * </pre>
  * This is the paper's bound as printed; its proof applies a Chernoff bound with the wrong mean
- * (spec G12), so it is reported as "paper bound" next to exact values, never instead of them.
+ * (its proof applies Chernoff with mean H_i1 instead of (T/n) H_i1), so it is reported as "paper bound" next to exact values, never instead of them.
  * eta is taken as T/n, the sampling rate the proof uses.
  */
 public final class Remark8Bound {

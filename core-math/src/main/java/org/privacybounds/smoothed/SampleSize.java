@@ -3,6 +3,7 @@ package org.privacybounds.smoothed;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
+import org.privacybounds.numeric.Decimals;
 import org.privacybounds.validation.BadInputException;
 
 /**
@@ -10,7 +11,7 @@ import org.privacybounds.validation.BadInputException;
  *
  * <p>Seed 000 Algorithm 2 uses {@code T = ceil(eta n)}; the paper's own code uses
  * {@code round(eta n)}. Both are computed in exact decimal arithmetic from the user's string, so
- * {@code ceil(0.998 * 1000)} is 998, never 999 (spec G1).
+ * {@code ceil(0.998 * 1000)} is 998, never 999 (0.998 in binary floating point is not 0.998).
  */
 public final class SampleSize {
     /** Rounding of {@code eta * n}. */
@@ -28,7 +29,7 @@ public final class SampleSize {
     public static BigDecimal parseEta(String eta) {
         BigDecimal value;
         try {
-            value = org.privacybounds.numeric.Decimals.parse(eta);
+            value = Decimals.parse(eta);
         } catch (NumberFormatException e) {
             throw new BadInputException("eta", eta, "must be a decimal number in (0, 1)");
         }

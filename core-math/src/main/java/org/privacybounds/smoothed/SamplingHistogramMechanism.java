@@ -1,10 +1,15 @@
 package org.privacybounds.smoothed;
 
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * The sampling-histogram mechanism M_H of seed 000 (Algorithm 2, Appendix F): draw T records of
+ * The sampling-histogram mechanism M_H of Liu, Wang and Xia, "Smoothed Differential Privacy" (Algorithm 2, Appendix F): draw T records of
  * the database (without or with replacement) and release the histogram of the sample.
  *
  * <p>Neighbours replace one record ({@code h' = h - e_a + e_b}). Its privacy profile
@@ -22,7 +27,7 @@ import org.privacybounds.validation.BadInputException;
  * double log10Delta = LogMath.toLog10(v.logDelta());
  * }</pre>
  */
-public final class SamplingHistogramMechanism implements java.io.Serializable {
+public final class SamplingHistogramMechanism implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Relative truncation target of every sum. */
@@ -109,7 +114,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
 
     /** Int counts as longs (the int[] forms of this package's methods). */
     static long[] wide(int[] counts) {
-        return java.util.Arrays.stream(counts).asLongStream().toArray();
+        return Arrays.stream(counts).asLongStream().toArray();
     }
 
     /** The hockey-stick divergence {@code d_eps(g, g - e_a + e_b)} in log space, with its certificate. */
@@ -174,8 +179,8 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
 
     /** Every (neighbour, direction) pair of a histogram, in the order (a, b, direction). */
     private final class Neighbours {
-        final java.util.List<MovePair> pairs = new java.util.ArrayList<>();
-        final java.util.List<Neighbor> neighbours = new java.util.ArrayList<>();
+        final List<MovePair> pairs = new ArrayList<>();
+        final List<Neighbor> neighbours = new ArrayList<>();
 
         Neighbours(long[] h) {
             int m = h.length;
@@ -202,7 +207,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
     }
 
     private ProfileValue profile(Neighbours nb, double eps) {
-        java.util.List<MovePair> pairs = nb.pairs;
+        List<MovePair> pairs = nb.pairs;
         int count = pairs.size();
         MovePair.Region[] regions = new MovePair.Region[count];
         double[] bounds = new double[count];
@@ -221,7 +226,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
         double best = Double.NEGATIVE_INFINITY;
         double bestErr = 0;
         double[] values = new double[count];
-        java.util.Arrays.fill(values, Double.NEGATIVE_INFINITY);
+        Arrays.fill(values, Double.NEGATIVE_INFINITY);
         for (int i : order) {
             if (bounds[i] < best - SKIP_MARGIN) {
                 continue;
@@ -256,7 +261,7 @@ public final class SamplingHistogramMechanism implements java.io.Serializable {
 
     /**
      * The worst-case (DP) delta of this mechanism for databases of n records, valid for every
-     * eps >= 0 (seed 000 Theorem 3 (iii), Appendix E.1 / F): {@code T/n} without replacement
+     * eps >= 0 (the Smoothed DP paper, Theorem 3 (iii), Appendix E.1 / F): {@code T/n} without replacement
      * (the probability that the replaced record is sampled), {@code 1 - (1 - 1/n)^T} with
      * replacement. Both are attained (a category absent from x and present in x'), so no smaller
      * delta makes M_H (eps, delta)-DP for any eps.

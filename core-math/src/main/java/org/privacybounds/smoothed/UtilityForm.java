@@ -1,10 +1,10 @@
 package org.privacybounds.smoothed;
 
-/** Which adjusted utility of the Bayesian adversary (seed 000 Section 3, Appendix A.1). */
+/** Which adjusted utility of the Bayesian adversary (Liu, Wang and Xia, "Smoothed Differential Privacy", Section 3, Appendix A.1). */
 public enum UtilityForm {
     /**
      * Appendix A.1, the form plotted in Figure 1: {@code max over neighbours x' of u(x, x', t)},
-     * expectation under the real database x, posterior over {x, x'} with a uniform prior (spec G17).
+     * expectation under the real database x, posterior over {x, x'} with a uniform prior (not Eq. (3)'s maximum over the missing value).
      */
     FIGURE1,
     /**

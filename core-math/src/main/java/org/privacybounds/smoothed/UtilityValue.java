@@ -6,7 +6,7 @@ import org.privacybounds.numeric.LogMath;
  * The adversary's adjusted utility at threshold t for one database, with the corrected Lemma 10
  * bounds of the neighbour pair that attains it.
  *
- * <p>Lemma 10 as printed ({@code u < d + d' <= 3u}) has a broken proof (spec A.7, G3). For two
+ * <p>Lemma 10 as printed ({@code u < d + d' <= 3u}) has a broken proof (Smoothed DP paper, Appendix C.1: its per-output utility is normalised by 2/(e^eps + 1) instead of Eq. (3)'s e^eps + 1). For two
  * categories the identity {@code u(x, x', t) + u(x', x, t) = d(x, x') + d(x', x)} holds with
  * {@code t = e^eps/(1 + e^eps)}, hence {@code (d + d')/2 <= u(t, x cap x') <= d + d'} where
  * {@code u(t, x cap x') = max(u(x, x', t), u(x', x, t))} is Eq. (3) for the pair.

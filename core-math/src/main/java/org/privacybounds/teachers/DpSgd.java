@@ -1,6 +1,7 @@
 package org.privacybounds.teachers;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.privacybounds.rdp.DpSgdAccountant;
@@ -91,7 +92,7 @@ public final class DpSgd {
         double scale = c.learningRate() / (c.samplingRate() * n);
         long steps = c.steps();
         for (long s = 0; s < steps; s++) {
-            java.util.Arrays.fill(sum, 0);
+            Arrays.fill(sum, 0);
             for (int i = 0; i < n; i++) {
                 if (random.nextDouble() >= c.samplingRate()) {
                     continue;

@@ -1,12 +1,13 @@
 package org.privacybounds.teachers;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
-import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.validation.BadInputException;
 
 /**
@@ -135,7 +136,7 @@ public final class KnowledgeTransfer {
             idx[i] = idx[j];
             idx[j] = t;
         }
-        return java.util.Arrays.copyOf(idx, q);
+        return Arrays.copyOf(idx, q);
     }
 
     /** A seed from several numbers (SplitMix64 finaliser over their combination). */

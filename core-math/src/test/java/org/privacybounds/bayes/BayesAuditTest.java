@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussIntegrator;
 import org.apache.commons.math3.distribution.BetaDistribution;
@@ -36,7 +39,7 @@ class BayesAuditTest {
                 double x = Math.sin(t) * Math.sin(t);
                 return Math.sqrt(a.density(x) * b.density(x)) * 2 * Math.sin(t) * Math.cos(t);
             }, 0, Math.PI / 2);
-            assertEquals(Math.sqrt(1 - bc), BetaHellinger.of(p[0], p[1], p[2], p[3]), 1e-10, java.util.Arrays.toString(p));
+            assertEquals(Math.sqrt(1 - bc), BetaHellinger.of(p[0], p[1], p[2], p[3]), 1e-10, Arrays.toString(p));
         }
         // the n = 10 centre of spec E.3
         assertEquals(0.211510444838211, BetaHellinger.posteriors(10, 4, 5), 1e-14);
@@ -53,7 +56,7 @@ class BayesAuditTest {
         return h2.signum() <= 0 ? new Apfloat(0, DIGITS) : ApfloatMath.sqrt(h2);
     }
 
-    static final java.util.Map<Integer, Apfloat> GAMMA_OF_HALF = new java.util.concurrent.ConcurrentHashMap<>();
+    static final Map<Integer, Apfloat> GAMMA_OF_HALF = new ConcurrentHashMap<>();
 
     /** Gamma(twice / 2), memoised. */
     static Apfloat halfGamma(int twice) {
@@ -70,7 +73,7 @@ class BayesAuditTest {
         for (int[] c : cases) {
             double exact = exactHellinger(c[0], c[1], c[2]).doubleValue();
             double ours = BetaHellinger.posteriors(c[0], c[1], c[2]);
-            assertEquals(exact, ours, 2e-14 * exact, java.util.Arrays.toString(c));
+            assertEquals(exact, ours, 2e-14 * exact, Arrays.toString(c));
         }
         // n = 1e6, adjacent at the centre (ln BC ~ -5e-7 against log-Betas of ~7e5): mpmath, 50 digits
         assertEquals(7.0710633924551086e-4, BetaHellinger.posteriors(1_000_000, 500_000, 500_001), 1e-14 * 7.07e-4);
@@ -96,7 +99,7 @@ class BayesAuditTest {
         assertEquals(0.338939760898315, f100.globalSensitivity(), 1e-14);
         double[] e = f100.globalSensitivityByEnumeration();
         assertEquals(f100.globalSensitivity(), e[0], 1e-15);
-        assertTrue(e[1] == 0 || e[2] == 100, "the largest step is at an end: " + java.util.Arrays.toString(e));
+        assertTrue(e[1] == 0 || e[2] == 100, "the largest step is at an end: " + Arrays.toString(e));
         assertEquals(0.337302645330928, PosteriorFamily.globalSensitivityClosedForm(1_000_000), 2e-7); // limit sqrt(1 - sqrt(pi)/2)
     }
 
@@ -324,7 +327,7 @@ class BayesAuditTest {
         assertEquals(arg, r.argmaxHigh());
         // a profile of zeros gives exactly zero
         double[] zero = new double[n + 1];
-        java.util.Arrays.fill(zero, Double.NEGATIVE_INFINITY);
+        Arrays.fill(zero, Double.NEGATIVE_INFINITY);
         assertEquals(Double.NEGATIVE_INFINITY, SmoothedBernoulli.maximise(zero, pLo, pHi).logDelta());
     }
 
@@ -339,7 +342,7 @@ class BayesAuditTest {
         int n = 150;
         PosteriorFamily f = new PosteriorFamily(n);
         ChainAudit.Config cfg = new ChainAudit.Config("local", 1, f.localSensitivity(), new double[] {1, 0.5});
-        ChainAudit.Part p = ChainAudit.run(f, java.util.List.of(cfg), 0, n + 1);
+        ChainAudit.Part p = ChainAudit.run(f, List.of(cfg), 0, n + 1);
         double worst = Math.exp(p.worstLogDelta[0][1]);
         double worstBound = p.worstRelativeError(0, 1);
         assertEquals(0.020100768658454074689, worst, worstBound * 0.020100768658454074689);
@@ -354,6 +357,6 @@ class BayesAuditTest {
         assertTrue(sm.relativeErrorBound() < 1e-5, "bound " + sm.relativeErrorBound());
         // well-conditioned values keep tight bounds: the nominal eps of the global mechanism is exactly 0 with a 0 bound
         ChainAudit.Config global = new ChainAudit.Config("global", 1, Mechanism.GLOBAL.sensitivity(f, 1, 1e-6, Mechanism.SmoothBeta.STATEMENT), new double[] {1});
-        assertEquals(0, ChainAudit.run(f, java.util.List.of(global), 0, n + 1).worstRelativeError(0, 0));
+        assertEquals(0, ChainAudit.run(f, List.of(global), 0, n + 1).worstRelativeError(0, 0));
     }
 }

@@ -1,11 +1,14 @@
 package org.privacybounds.bench;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.privacybounds.smoothed.AdjustedUtility;
@@ -56,7 +59,7 @@ public final class ProfileBench {
             double s = 0;
             for (long[] e : elections) {
                 if (e[0] >= 1920) {
-                    s += ElectionPrivacy.compute(e[1], e[2], new java.math.BigDecimal("0.002"), 0.51,
+                    s += ElectionPrivacy.compute(e[1], e[2], new BigDecimal("0.002"), 0.51,
                             Sampling.WITHOUT_REPLACEMENT, UtilityForm.FIGURE1).logDelta();
                 }
             }
@@ -73,7 +76,7 @@ public final class ProfileBench {
     }
 
     /** Median wall time in ms over repetitions after warm-up, and the value. */
-    private static double[] time(java.util.function.DoubleSupplier f) {
+    private static double[] time(DoubleSupplier f) {
         double v = 0;
         for (int i = 0; i < 3; i++) {
             v = f.getAsDouble();
@@ -85,7 +88,7 @@ public final class ProfileBench {
             v = f.getAsDouble();
             ms[i] = (System.nanoTime() - t0) / 1e6;
         }
-        java.util.Arrays.sort(ms);
+        Arrays.sort(ms);
         return new double[] {ms[reps / 2], v};
     }
 

@@ -1,21 +1,25 @@
 package org.privacybounds.ensemble;
 
-import org.privacybounds.guarantee.Composition;
-import org.privacybounds.guarantee.Guarantee;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.apache.commons.numbers.fraction.BigFraction;
+import org.apfloat.Apfloat;
+import org.apfloat.ApfloatMath;
 import org.junit.jupiter.api.Test;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
 
-/** Spec darrm.md section 9 values and property tests. */
+/** Reference values of the DaRRM paper (recomputed) and property tests. */
 class DarrmTest {
     private static final double EPS = 0.1;
 
@@ -234,7 +238,7 @@ class DarrmTest {
 
     @Test
     void doublePrecisionCannotCertifyPureDpAtK101() {
-        // spec 4.5: gamma = 1 at K = 101, m = 40, Delta = 0 violates the bound by 7.1e-15 at {50 x (0,0), 51 x (a,b)}; the worst
+        // gamma = 1 at K = 101, m = 40, Delta = 0 violates the bound by 7.1e-15 at {50 x (0,0), 51 x (a,b)}; the worst
         // multiset is {40 x (0,0), 61 x (a,b)}, 9.5626e-8 above the bound (50-digit mpmath: 9.5626253879059695e-8)
         ConstraintSet set = ConstraintSet.of(101, EPS, 0);
         assertEquals(182104, set.size());
@@ -251,7 +255,7 @@ class DarrmTest {
     }
 
     /**
-     * The settings that once ended with "60-digit verification found a cost above the bound" (issue 14): the certified path
+     * The settings that once ended with "60-digit verification found a cost above the bound": the certified path
      * scales gamma until the 60-digit check passes, and the released DaRRM is then (m eps, delta)-DP on exact output laws.
      */
     @Test
@@ -270,7 +274,7 @@ class DarrmTest {
             HighPrecisionVerifier.Certified cert = HighPrecisionVerifier.certify(set, r.gamma(), m, delta);
             assertTrue(cert.certificate().certified());
             assertTrue(cert.factor() > 1 - 1e-12 && cert.factor() <= 1, "factor " + cert.factor());
-            assertTrue(exactHockeyStickOverCorners(k, eps, d0, m, cert.gamma(), 400, new SplittableRandom(k)).compareTo(new java.math.BigDecimal(delta)) <= 0);
+            assertTrue(exactHockeyStickOverCorners(k, eps, d0, m, cert.gamma(), 400, new SplittableRandom(k)).compareTo(new BigDecimal(delta)) <= 0);
         }
     }
 
@@ -278,54 +282,54 @@ class DarrmTest {
      * The largest {@code H_{e^{m eps}}} between DaRRM's output laws (a bit) on D and D' over random multisets of the corners of
      * the (eps, Delta)-DP polygon, in 80-digit decimals: {@code P(1) = sum_l alpha_l [gamma(l) 1{l >= mid} + (1 - gamma(l)) / 2]}.
      */
-    private static java.math.BigDecimal exactHockeyStickOverCorners(int k, double eps, double d0, double m, double[] gamma, int draws, SplittableRandom rnd) {
-        java.math.MathContext mc = new java.math.MathContext(80);
-        org.apfloat.Apfloat one = new org.apfloat.Apfloat(1, 90);
-        org.apfloat.Apfloat e = org.apfloat.ApfloatMath.exp(new org.apfloat.Apfloat(new java.math.BigDecimal(eps), 90));
-        org.apfloat.Apfloat d = new org.apfloat.Apfloat(new java.math.BigDecimal(d0), 90);
-        java.math.BigDecimal em = dec(org.apfloat.ApfloatMath.exp(new org.apfloat.Apfloat(new java.math.BigDecimal(eps), 90)
-                .multiply(new org.apfloat.Apfloat(new java.math.BigDecimal(m), 90))), mc);
-        org.apfloat.Apfloat[][] corners = {{one.subtract(one), one.subtract(one)}, {one, one}, {e.add(d).divide(e.add(one)), one.subtract(d).divide(e.add(one))},
+    private static BigDecimal exactHockeyStickOverCorners(int k, double eps, double d0, double m, double[] gamma, int draws, SplittableRandom rnd) {
+        MathContext mc = new MathContext(80);
+        Apfloat one = new Apfloat(1, 90);
+        Apfloat e = ApfloatMath.exp(new Apfloat(new BigDecimal(eps), 90));
+        Apfloat d = new Apfloat(new BigDecimal(d0), 90);
+        BigDecimal em = dec(ApfloatMath.exp(new Apfloat(new BigDecimal(eps), 90)
+                .multiply(new Apfloat(new BigDecimal(m), 90))), mc);
+        Apfloat[][] corners = {{one.subtract(one), one.subtract(one)}, {one, one}, {e.add(d).divide(e.add(one)), one.subtract(d).divide(e.add(one))},
             {one.subtract(d).divide(e.add(one)), e.add(d).divide(e.add(one))}, {one.subtract(one), d}, {d, one.subtract(one)}, {one.subtract(d), one},
             {one, one.subtract(d)}};
         int used = d0 > 0 ? 8 : 4;
-        java.math.BigDecimal worst = java.math.BigDecimal.ZERO;
-        java.math.BigDecimal half = new java.math.BigDecimal("0.5");
+        BigDecimal worst = BigDecimal.ZERO;
+        BigDecimal half = new BigDecimal("0.5");
         for (int t = 0; t < draws; t++) {
-            java.math.BigDecimal[] a = {java.math.BigDecimal.ONE};
-            java.math.BigDecimal[] b = {java.math.BigDecimal.ONE};
+            BigDecimal[] a = {BigDecimal.ONE};
+            BigDecimal[] b = {BigDecimal.ONE};
             for (int i = 0; i < k; i++) {
-                org.apfloat.Apfloat[] c = corners[rnd.nextInt(used)];
+                Apfloat[] c = corners[rnd.nextInt(used)];
                 if (rnd.nextBoolean()) {
                     c = corners[used == 8 ? 2 + rnd.nextInt(2) : 2 + rnd.nextInt(2)];
                 }
                 a = convolve(a, dec(c[0], mc), mc);
                 b = convolve(b, dec(c[1], mc), mc);
             }
-            java.math.BigDecimal p1 = java.math.BigDecimal.ZERO;
-            java.math.BigDecimal q1 = java.math.BigDecimal.ZERO;
+            BigDecimal p1 = BigDecimal.ZERO;
+            BigDecimal q1 = BigDecimal.ZERO;
             for (int l = 0; l <= k; l++) {
-                java.math.BigDecimal g = new java.math.BigDecimal(gamma[l]);
-                java.math.BigDecimal out1 = (2 * l > k ? g : java.math.BigDecimal.ZERO).add(java.math.BigDecimal.ONE.subtract(g).multiply(half), mc);
+                BigDecimal g = new BigDecimal(gamma[l]);
+                BigDecimal out1 = (2 * l > k ? g : BigDecimal.ZERO).add(BigDecimal.ONE.subtract(g).multiply(half), mc);
                 p1 = p1.add(a[l].multiply(out1, mc), mc);
                 q1 = q1.add(b[l].multiply(out1, mc), mc);
             }
-            java.math.BigDecimal h = p1.subtract(em.multiply(q1, mc), mc).max(java.math.BigDecimal.ZERO)
-                    .add(java.math.BigDecimal.ONE.subtract(p1).subtract(em.multiply(java.math.BigDecimal.ONE.subtract(q1), mc), mc).max(java.math.BigDecimal.ZERO));
+            BigDecimal h = p1.subtract(em.multiply(q1, mc), mc).max(BigDecimal.ZERO)
+                    .add(BigDecimal.ONE.subtract(p1).subtract(em.multiply(BigDecimal.ONE.subtract(q1), mc), mc).max(BigDecimal.ZERO));
             worst = worst.max(h);
         }
         return worst;
     }
 
-    private static java.math.BigDecimal dec(org.apfloat.Apfloat x, java.math.MathContext mc) {
-        return new java.math.BigDecimal(x.toString(true)).round(mc);
+    private static BigDecimal dec(Apfloat x, MathContext mc) {
+        return new BigDecimal(x.toString(true)).round(mc);
     }
 
-    private static java.math.BigDecimal[] convolve(java.math.BigDecimal[] pmf, java.math.BigDecimal p, java.math.MathContext mc) {
-        java.math.BigDecimal[] out = new java.math.BigDecimal[pmf.length + 1];
-        java.math.BigDecimal r = java.math.BigDecimal.ONE.subtract(p);
+    private static BigDecimal[] convolve(BigDecimal[] pmf, BigDecimal p, MathContext mc) {
+        BigDecimal[] out = new BigDecimal[pmf.length + 1];
+        BigDecimal r = BigDecimal.ONE.subtract(p);
         for (int l = 0; l <= pmf.length; l++) {
-            java.math.BigDecimal v = java.math.BigDecimal.ZERO;
+            BigDecimal v = BigDecimal.ZERO;
             if (l < pmf.length) {
                 v = v.add(pmf[l].multiply(r, mc), mc);
             }
@@ -372,7 +376,7 @@ class DarrmTest {
         double logNorm = k * Math.log1p(-d) - k * Math.log1p(Math.exp(eps));
         double s = 0;
         for (int i = 0; i <= k; i++) {
-            double logC = org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(k, i);
+            double logC = LogBinomialCoefficient.value(k, i);
             double lp = logC + logNorm + eps * i;
             double lq = logC + logNorm + eps * (k - i) + epsPrime;
             if (lp > lq) {

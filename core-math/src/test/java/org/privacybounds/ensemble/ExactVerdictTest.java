@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -142,7 +143,7 @@ class ExactVerdictTest {
             }
             ConstraintSet.ScanResult scan = set.scanAll(DarrmOptimizer.free(gamma), em, Double.NEGATIVE_INFINITY, Integer.MAX_VALUE);
             double worst = 0;
-            List<ConstraintSet.Row> rows = new java.util.ArrayList<>();
+            List<ConstraintSet.Row> rows = new ArrayList<>();
             for (int i = 0; i < scan.above().size(); i += Math.max(1, scan.above().size() / 500)) {
                 rows.add(scan.above().get(i));
             }

@@ -1,7 +1,10 @@
 package org.privacybounds.exact;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.privacybounds.numeric.Compositions;
 import org.privacybounds.smoothed.Sampling;
@@ -21,7 +24,7 @@ public final class ExactSmoothed {
         int l = vertices.length;
         int m = vertices[0].length;
         ExactSamplingProfile prof = new ExactSamplingProfile(sampling, sampleSize);
-        java.util.Map<String, BigDecimal> deltaCache = new java.util.HashMap<>();
+        Map<String, BigDecimal> deltaCache = new HashMap<>();
         BigDecimal best = BigDecimal.ONE.negate();
         List<int[]> assignments = Compositions.of(n, l);
         for (int[] a : assignments) {
@@ -49,7 +52,7 @@ public final class ExactSmoothed {
                 if (p.signum() == 0) {
                     continue;
                 }
-                String key = java.util.Arrays.toString(h);
+                String key = Arrays.toString(h);
                 BigDecimal d = deltaCache.computeIfAbsent(key, k -> prof.delta(h, eps));
                 e = e.add(p.multiply(d, ExactMath.MC), ExactMath.MC);
             }

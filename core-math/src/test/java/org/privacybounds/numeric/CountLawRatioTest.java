@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
+import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,7 @@ class CountLawRatioTest {
 
     @Test
     void hypergeometricModeIsTheLargestProbability() {
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(4);
+        SplittableRandom rnd = new SplittableRandom(4);
         for (int c = 0; c < 300; c++) {
             int pop = 1 + rnd.nextInt(c < 250 ? 300 : 200_000_000);
             int marked = rnd.nextInt(pop + 1);

@@ -3,6 +3,7 @@ package org.privacybounds.numeric;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.SplittableRandom;
 
 import org.apache.commons.statistics.distribution.BinomialDistribution;
@@ -74,7 +75,7 @@ class SaddlePointTest {
             // the binomial at the double p itself: ln C(n, x) + x ln p + (n - x) ln(1 - p), 50 digits
             double p = rnd.nextDouble();
             long y = Math.max(0, Math.min(n, Math.round(n * p + (rnd.nextDouble() - 0.5) * 60 * Math.sqrt(n * p * (1 - p)))));
-            Apfloat ap = new Apfloat(new java.math.BigDecimal(p), DIGITS);
+            Apfloat ap = new Apfloat(new BigDecimal(p), DIGITS);
             Apfloat lnBin = lnChoose(n, y).add(new Apfloat(y, DIGITS).multiply(ApfloatMath.log(ap)))
                     .add(new Apfloat(n - y, DIGITS).multiply(ApfloatMath.log(new Apfloat(1, DIGITS).subtract(ap))));
             double wantBin = lnBin.doubleValue();

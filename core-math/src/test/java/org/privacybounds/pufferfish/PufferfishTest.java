@@ -28,11 +28,11 @@ import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.validation.BadInputException;
 
-/** Spec pufferfish.md section 9 values, Table 1 (section 7) and the property tests of sections 2-4. */
+/** Reference values of the Renyi Pufferfish paper (recomputed), its Table 1 and property tests of its Sections 2-4. */
 class PufferfishTest {
     private static final double TOL = 1e-6;
 
-    /** The per-group counts of spec section 7 (copied from the spec into a test resource). */
+    /** The per-group counts behind Table 1 (a test resource, computed from the UCI files). */
     static Map<String, Map<String, DiscreteLaw>> table1() throws IOException {
         String text;
         try (InputStream in = PufferfishTest.class.getResourceAsStream("/pufferfish/table1-counts.txt")) {
@@ -141,7 +141,7 @@ class PufferfishTest {
         }
         Sensitivities.Result r = Sensitivities.of(laws, 2, 3e-3);
         assertEquals(49.5, r.wInfinity());
-        assertEquals(49.5, r.nearRadius(), "spec 8.1: the paper's Delta_{G,delta} = 1 does not reproduce");
+        assertEquals(49.5, r.nearRadius(), "the paper's Delta_{G,delta} = 1 does not reproduce");
     }
 
     @Test
@@ -296,7 +296,7 @@ class PufferfishTest {
     @Test
     void legendreFunctionsConvergeEverywhere() {
         assertEquals(Legendre.logP(2, 4.070084018689929), Math.log((3 * 4.070084018689929 * 4.070084018689929 - 1) / 2), 1e-13);
-        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        SplittableRandom r = new SplittableRandom(7);
         for (int i = 0; i < 2000; i++) {
             double nu = 0.25 + 20 * r.nextDouble();
             double x = 1 + Math.pow(10, -20 + 328 * r.nextDouble());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.DoubleUnaryOperator;
 
 import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussIntegrator;
+import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.distribution.CauchyDistribution;
 import org.apache.commons.statistics.distribution.ContinuousDistribution;
 import org.apache.commons.statistics.distribution.LaplaceDistribution;
@@ -265,7 +266,7 @@ final class ReleasedLaw {
         }
 
         @Override
-        public Sampler createSampler(org.apache.commons.rng.UniformRandomProvider rng) {
+        public Sampler createSampler(UniformRandomProvider rng) {
             Sampler s = base.createSampler(rng);
             return () -> factor * s.sample();
         }

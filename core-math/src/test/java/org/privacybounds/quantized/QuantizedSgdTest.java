@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 
@@ -155,10 +158,10 @@ class QuantizedSgdTest {
         BigDecimal[] px = bruteLaw(records, t, m);
         BigDecimal best = BigDecimal.ZERO;
         BigDecimal heur = BigDecimal.ZERO;
-        int lo = java.util.Arrays.stream(records).min().getAsInt();
-        int hi = java.util.Arrays.stream(records).max().getAsInt();
+        int lo = Arrays.stream(records).min().getAsInt();
+        int hi = Arrays.stream(records).max().getAsInt();
         CodeGrid g = m.grid();
-        java.util.Set<Integer> done = new java.util.HashSet<>();
+        Set<Integer> done = new HashSet<>();
         for (int i = 0; i < records.length; i++) {
             int a = records[i];
             if (!done.add(a)) {
@@ -324,8 +327,8 @@ class QuantizedSgdTest {
         QuantizedDistribution[] v = {QuantizedDistribution.gaussian(0, 0.12, 8), QuantizedDistribution.laplace(0.2, 0.12, 8)};
         int[] a = DatabaseSampler.histogram(v, new int[] {10, 90}, DatabaseSampler.trialSeed(5, 3, 17));
         assertArrayEquals(a, DatabaseSampler.histogram(v, new int[] {10, 90}, DatabaseSampler.trialSeed(5, 3, 17)));
-        assertFalse(java.util.Arrays.equals(a, DatabaseSampler.histogram(v, new int[] {10, 90}, DatabaseSampler.trialSeed(5, 3, 18))));
-        assertEquals(100, java.util.Arrays.stream(a).sum());
+        assertFalse(Arrays.equals(a, DatabaseSampler.histogram(v, new int[] {10, 90}, DatabaseSampler.trialSeed(5, 3, 18))));
+        assertEquals(100, Arrays.stream(a).sum());
         // the sampler follows the pmf: chi-square style check of the mean code
         SplittableRandom rng = new SplittableRandom(1);
         double s = 0;

@@ -56,7 +56,7 @@ class AdjustedUtilityTest {
                 String where = s + " h=" + h + " n=" + n + " T=" + t + " t=" + thr;
                 assertEquals(0, ExactMath.relativeError(fwd.oneSidedUtility(eps, 1e-15).log(), uf), 1e-9, where);
                 assertEquals(0, ExactMath.relativeError(bwd.oneSidedUtility(eps, 1e-15).log(), ub), 1e-9, where);
-                // corrected Lemma 10 (spec A.7): u(x,x') + u(x',x) = d(x,x') + d(x',x), exactly
+                // corrected Lemma 10 (Smoothed DP paper, Appendix C.1): u(x,x') + u(x',x) = d(x,x') + d(x',x), exactly
                 BigDecimal d = ex.hockeyStick(x, xp, eps).add(ex.hockeyStick(xp, x, eps));
                 assertEquals(0, uf.add(ub).subtract(d).abs().doubleValue(), 1e-40, where);
             }

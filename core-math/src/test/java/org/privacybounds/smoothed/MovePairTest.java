@@ -3,18 +3,22 @@ package org.privacybounds.smoothed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.privacybounds.numeric.LogConcaveSum;
 
-/** Issue 19: profile skips (neighbour, direction) sums by a bound on their region's mass; nothing else changes. */
+/** profile skips (neighbour, direction) sums by a bound on their region's mass; nothing else changes. */
 class MovePairTest {
 
     /** Every sum, in the order (a, b, direction): the largest, and the first neighbour within 1e-12 of it. */
     private static ProfileValue everySum(Sampling sampling, int t, int[] h, double eps) {
-        java.util.List<Double> values = new java.util.ArrayList<>();
-        java.util.List<Double> errs = new java.util.ArrayList<>();
-        java.util.List<Neighbor> who = new java.util.ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        List<Double> errs = new ArrayList<>();
+        List<Neighbor> who = new ArrayList<>();
         for (int a = 0; a < h.length; a++) {
             if (h[a] == 0) {
                 continue;
@@ -75,7 +79,7 @@ class MovePairTest {
             SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, t);
             ProfileValue got = mech.profile(h, eps);
             ProfileValue want = everySum(sampling, t, h, eps);
-            String where = java.util.Arrays.toString(h) + " T=" + t + " eps=" + eps + " " + sampling;
+            String where = Arrays.toString(h) + " T=" + t + " eps=" + eps + " " + sampling;
             assertEquals(want.logDelta(), got.logDelta(), 0, where);
             assertEquals(want.relativeErrorBound(), got.relativeErrorBound(), 0, where);
             assertEquals(want.worst(), got.worst(), where);
@@ -117,7 +121,7 @@ class MovePairTest {
                 MovePair.Region r = p.hockeyRegion(eps);
                 double bound = p.logMassBound(r);
                 double sum = p.hockeyStick(r, eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE).log();
-                String where = java.util.Arrays.toString(g) + " T=" + t + " eps=" + eps + " " + sampling + " dir " + dir;
+                String where = Arrays.toString(g) + " T=" + t + " eps=" + eps + " " + sampling + " dir " + dir;
                 assertTrue(sum <= bound, where + ": sum " + sum + " > bound " + bound);
                 assertTrue(bound <= 0, where);
                 if (bound < 0) {
@@ -149,7 +153,7 @@ class MovePairTest {
                 MovePair.Region r = p.hockeyRegion(eps);
                 int lo = Math.max(0, t - (n - g[ab[0]])); // the outer hypergeometric's support starts here
                 long hi = r.to();
-                long want = org.privacybounds.numeric.LogConcaveSum.firstTrue(lo, hi, ka -> p.logRho(ka, t - ka) < -eps);
+                long want = LogConcaveSum.firstTrue(lo, hi, ka -> p.logRho(ka, t - ka) < -eps);
                 assertEquals(want, r.from(), "n=" + n + " T=" + t + " h=" + h + " pair " + ab[0] + "->" + ab[1] + " eps=" + eps);
             }
         }

@@ -58,7 +58,7 @@ class PrecinctPrivacyTest {
 
     @Test
     void aOneBallotCategoryIsBarelyPrivate() {
-        // a category with one ballot: published whenever that ballot is, so delta is the worst case T/n (seed 000 Theorem 3)
+        // a category with one ballot: published whenever that ballot is, so delta is the worst case T/n (Smoothed DP paper, Theorem 3)
         PrecinctPrivacy.Setting lost = PrecinctPrivacy.Setting.lostFraction(new BigDecimal("0.002"), new double[] {2}, 0.51);
         PrecinctPrivacy.Result one = PrecinctPrivacy.evaluate(new int[] {1200, 800, 1}, lost);
         assertEquals(one.logDpDelta(), one.values().get(0).logDelta(), 1e-12);

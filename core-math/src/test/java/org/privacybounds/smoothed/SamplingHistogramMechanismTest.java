@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class SamplingHistogramMechanismTest {
             SamplingHistogramMechanism fast = SamplingHistogramMechanism.of(sampling, t);
             ProfileValue v = fast.profile(h, eps);
             BigDecimal exact = new ExactSamplingProfile(sampling, t).delta(h, eps);
-            String where = java.util.Arrays.toString(h) + " T=" + t + " eps=" + eps;
+            String where = Arrays.toString(h) + " T=" + t + " eps=" + eps;
             assertEquals(0, ExactMath.relativeError(v.logDelta(), exact), 1e-9, where);
             assertTrue(v.relativeErrorBound() <= 1e-9, where);
         }
@@ -57,7 +58,7 @@ class SamplingHistogramMechanismTest {
                     hp[b]++;
                     double[] fast = SamplingHistogramMechanism.of(s, t).logHockeyStick(h, a, b, eps);
                     BigDecimal exact = new ExactSamplingProfile(s, t).hockeyStick(h, hp, eps);
-                    assertEquals(0, ExactMath.relativeError(fast[0], exact), 1e-9, s + " " + java.util.Arrays.toString(h) + " a=" + a + " b=" + b);
+                    assertEquals(0, ExactMath.relativeError(fast[0], exact), 1e-9, s + " " + Arrays.toString(h) + " a=" + a + " b=" + b);
                 }
             }
         }
@@ -79,7 +80,7 @@ class SamplingHistogramMechanismTest {
             assertEquals(1.0, profile(new int[] {3, 4}, 7, eps).delta(), 1e-15);
             assertEquals(1.0, profile(new int[] {250, 249}, 499, eps).delta(), 1e-15);
         }
-        // eta = 0.998 rounds up to T = n for every n < 500 (spec G1)
+        // eta = 0.998 rounds up to T = n for every n < 500 (decimal arithmetic: 0.998 is not a double)
         assertEquals(499, SampleSize.fromEta(new BigDecimal("0.998"), 499, SampleSize.Rounding.CEIL));
         assertEquals(499, SampleSize.fromEta(new BigDecimal("0.998"), 500, SampleSize.Rounding.CEIL));
     }
@@ -128,7 +129,7 @@ class SamplingHistogramMechanismTest {
     static final double REF_LOG10_1E6 = -2.3342116703059899003;
 
     /**
-     * Issue 19: at national n and beyond, the log-pmfs' error grows with |ln delta|; the stated error bound must still cover
+     * At national n and beyond, the log-pmfs' error grows with |ln delta|; the stated error bound must still cover
      * it. References: 40-digit sums over every neighbour pair (mpmath: log-gamma pmfs, exact likelihood ratios).
      */
     @ParameterizedTest(name = "n = {0}, h = {2}, eps = {3}")

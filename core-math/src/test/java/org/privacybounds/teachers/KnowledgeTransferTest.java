@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
 import org.apache.commons.numbers.gamma.Erfc;
 import org.junit.jupiter.api.Test;
-import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.ensemble.NoiseFunctions;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.rdp.Gnmax;
 
 class KnowledgeTransferTest {
@@ -66,7 +67,7 @@ class KnowledgeTransferTest {
         }
         KnowledgeTransfer.Votes v = new KnowledgeTransfer.Votes(unanimous, unanimous, labels);
         double[] one = new double[k + 1];
-        java.util.Arrays.fill(one, 1);
+        Arrays.fill(one, 1);
         List<KnowledgeTransfer.Accuracy> acc = KnowledgeTransfer.accuracy(v,
                 List.of(KnowledgeTransfer.Method.darrm("majority", one), KnowledgeTransfer.Method.gnmax("gnmax", 0.01),
                         KnowledgeTransfer.Method.darrm("coin", new double[k + 1])), new int[] {20, 50}, 200, 3);
@@ -89,7 +90,7 @@ class KnowledgeTransferTest {
         assertEquals(0.015, g50.delta(), 5e-4);
         assertEquals(15.044, g100.epsilon(), 5e-4);
         assertEquals(0.030, g100.delta(), 5e-4);
-        // gamma_Sub of K = 11, m = 3 (spec section 9 C)
+        // gamma_Sub of K = 11, m = 3 (the DaRRM paper, Lemma 3.1)
         assertEquals(49.0 / 55, NoiseFunctions.subsampling(11, 3)[2], 1e-12);
     }
 

@@ -1,18 +1,28 @@
 package org.privacybounds.cli;
 
+import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.bayes.BayesAuditCommand;
 import org.privacybounds.jobs.common.CommonChecks;
 import org.privacybounds.jobs.common.EarlyExit;
+import org.privacybounds.jobs.common.HadoopLocations;
+import org.privacybounds.jobs.common.OptionNames;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.SparkSessions;
-import org.privacybounds.jobs.bayes.BayesAuditCommand;
+import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.ensemble.DarrmAggregateCommand;
-import org.privacybounds.jobs.rdp.DpSgdAccountantCommand;
-import org.privacybounds.jobs.teachers.PrivateTeachersCommand;
 import org.privacybounds.jobs.ensemble.DarrmOptimizeCommand;
 import org.privacybounds.jobs.ensemble.DarrmVerifyCommand;
 import org.privacybounds.jobs.precincts.PrecinctsCommand;
@@ -20,16 +30,18 @@ import org.privacybounds.jobs.pufferfish.PabiCommand;
 import org.privacybounds.jobs.pufferfish.PufferfishSensitivityCommand;
 import org.privacybounds.jobs.quantized.QuantizedProfileCommand;
 import org.privacybounds.jobs.quantized.QuantizedSgdCommand;
-import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.rdp.DpSgdAccountantCommand;
 import org.privacybounds.jobs.smoothed.ElectionHistoryCommand;
 import org.privacybounds.jobs.smoothed.ProfileCommand;
 import org.privacybounds.jobs.smoothed.SmoothedCommand;
 import org.privacybounds.jobs.smoothed.SmoothedSweepCommand;
 import org.privacybounds.jobs.smoothed.UtilityCommand;
+import org.privacybounds.jobs.teachers.PrivateTeachersCommand;
+import org.privacybounds.numeric.Decimals;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * The command line: {@code privacy-bounds COMMAND [options]}. Exit 0 on success, 2 on bad input
@@ -39,7 +51,7 @@ import picocli.CommandLine.ParseResult;
         description = "Exact, certified privacy bounds where worst-case differential privacy says too little.",
         subcommands = {ProfileCommand.class, UtilityCommand.class, ElectionHistoryCommand.class, PrecinctsCommand.class, SmoothedCommand.class, SmoothedSweepCommand.class, QuantizedSgdCommand.class, QuantizedProfileCommand.class, PufferfishSensitivityCommand.class, PabiCommand.class, DarrmOptimizeCommand.class, DarrmVerifyCommand.class, DarrmAggregateCommand.class, PrivateTeachersCommand.class, DpSgdAccountantCommand.class, BayesAuditCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'privacy-bounds COMMAND --help' for the options and an example of each command."})
-public final class Main implements java.util.concurrent.Callable<Integer> {
+public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,30 +88,30 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /** Runs one command with the given streams; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new Main());
-        PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
-        PrintWriter e = org.privacybounds.jobs.common.Progress.stderr(err);
+        PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        PrintWriter e = Progress.stderr(err);
         cl.setOut(o);
         cl.setErr(e);
         // a Path option (an input file) may be a file: URI, or a URI of a Hadoop FileSystem (hdfs://, s3a://, ...) copied into
         // this run's scratch folder; picocli names the option in the error
-        cl.registerConverter(java.nio.file.Path.class, v -> {
+        cl.registerConverter(Path.class, v -> {
             try {
-                return org.privacybounds.jobs.common.HadoopLocations.isRemote(v) ? org.privacybounds.jobs.common.HadoopLocations.download("input", v)
-                        : org.privacybounds.jobs.common.HadoopLocations.local("input", v);
-            } catch (org.privacybounds.jobs.common.UserInputException bad) {
+                return HadoopLocations.isRemote(v) ? HadoopLocations.download("input", v)
+                        : HadoopLocations.local("input", v);
+            } catch (UserInputException bad) {
                 throw new CommandLine.TypeConversionException(bad.getMessage().replaceFirst("^input = ", ""));
             }
         });
         // decimals are kept as typed (no double rounding) within the range where they mean anything
-        cl.registerConverter(java.math.BigDecimal.class, v -> {
+        cl.registerConverter(BigDecimal.class, v -> {
             try {
-                return org.privacybounds.numeric.Decimals.parse(v);
+                return Decimals.parse(v);
             } catch (NumberFormatException bad) {
                 throw new CommandLine.TypeConversionException("'" + v + "' is not a decimal number");
             }
         });
         readableHelp(cl);
-        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        boolean verbose = Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {
             e.println("error: " + printable(ex.getMessage().replaceFirst("^Error: ", "")));
             if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
@@ -123,7 +135,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             RuntimeException bad = UserInputException.findIn(ex);
             if (bad != null) {
                 // core-math names the parameter as the mathematics does; the user reads this command's option
-                bad = org.privacybounds.jobs.common.OptionNames.forCommand(cmd.getCommandName(), bad);
+                bad = OptionNames.forCommand(cmd.getCommandName(), bad);
                 e.println("error: " + printable(bad.getMessage()));
                 return 2;
             }
@@ -138,7 +150,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             while (sub.hasSubcommand()) {
                 sub = sub.subcommand();
             }
-            org.privacybounds.jobs.common.Progress.to(e, sub.commandSpec().name());
+            Progress.to(e, sub.commandSpec().name());
             if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
                 return new CommandLine.RunLast().execute(parsed);
             }
@@ -148,11 +160,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
                 throw new CommandLine.ExecutionException(sub.commandSpec().commandLine(), bad.getMessage(), bad);
             }
             // a line on stderr whenever 10 s pass without one, for as long as the command runs
-            org.privacybounds.jobs.common.Progress.begin(e, sub.commandSpec().name());
+            Progress.begin(e, sub.commandSpec().name());
             try {
                 return new CommandLine.RunLast().execute(parsed);
             } finally {
-                org.privacybounds.jobs.common.Progress.end();
+                Progress.end();
             }
         });
         int code;
@@ -178,7 +190,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      * examples of the footer are printed verbatim (never wrapped inside a command; long ones continue with a backslash).
      */
     static void readableHelp(CommandLine cl) {
-        java.util.List<CommandLine> all = new java.util.ArrayList<>(cl.getSubcommands().values());
+        List<CommandLine> all = new ArrayList<>(cl.getSubcommands().values());
         all.add(cl);
         for (CommandLine c : all) {
             c.setUsageHelpAutoWidth(true);
@@ -211,7 +223,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     /** The names of every command, in the order of the usage. */
-    public static java.util.List<String> commandNames() {
+    public static List<String> commandNames() {
         return new CommandLine(new Main()).getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList();
     }
 
@@ -252,7 +264,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             root = root.getCause();
         }
         String m = root.getMessage();
-        if (root instanceof java.io.IOException && m != null && m.contains("No space left on device")) {
+        if (root instanceof IOException && m != null && m.contains("No space left on device")) {
             return "the disk is full (No space left on device); nothing was written to --out";
         }
         return root.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));

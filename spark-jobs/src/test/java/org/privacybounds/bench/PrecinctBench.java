@@ -3,10 +3,12 @@ package org.privacybounds.bench;
 import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -14,6 +16,7 @@ import java.util.SplittableRandom;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.cli.Main;
 import org.privacybounds.jobs.common.SparkSessions;
+import org.privacybounds.jobs.precincts.PrecinctsCommandTestSupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,7 +70,7 @@ public final class PrecinctBench {
                 SparkSession.clearDefaultSession();
                 System.err.printf(Locale.ROOT, "bench-precincts: %s %s %s local[%d]: %d precincts in %.1f s%n", c[0], c[2], c[3], cores, n, seconds[2 - cores]);
             }
-            double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
             lines.add(String.format(Locale.ROOT, "%s,%s %s,local[2],%d,%.2f,%.2f,%.2f", c[0], c[2], c[3], n, seconds[0], seconds[1] / seconds[0], load));
             lines.add(String.format(Locale.ROOT, "%s,%s %s,local[1],%d,%.2f,,%.2f", c[0], c[2], c[3], n, seconds[1], load));
         }
@@ -75,7 +78,7 @@ public final class PrecinctBench {
         Files.write(results.resolve("precincts.csv"), lines);
         System.err.println("bench-precincts: wrote " + results.resolve("precincts.csv"));
         try (var s = Files.walk(national)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
@@ -95,7 +98,7 @@ public final class PrecinctBench {
      * number of rows.
      */
     static long synthesize(Path pa, Path dir, int precincts, long seed) throws Exception {
-        List<long[]> hist = new ArrayList<>(org.privacybounds.jobs.precincts.PrecinctsCommandTestSupport.histograms(pa));
+        List<long[]> hist = new ArrayList<>(PrecinctsCommandTestSupport.histograms(pa));
         hist.removeIf(h -> h[0] + h[1] + h[2] + h[3] == 0);
         SplittableRandom rnd = new SplittableRandom(seed);
         String[] names = {"Joseph R. Biden", "Donald J. Trump", "Jo Jorgensen", "Write-ins"};

@@ -1,11 +1,16 @@
 package org.privacybounds.bench;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.apache.spark.sql.SparkSession;
@@ -92,7 +97,7 @@ public final class SmoothedBench {
     }
 
     /**
-     * Issue 19: national-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
+     * National-size n. delta_SDP at n = 1e6, 1e7 and 1e8 (two categories, 0.2 % lost, eps 0.5, 1, 2, 7, the
      * issue's two distributions) on the driver path the command takes on a local master (a pool of 2 threads, and 1 at
      * n = 1e7) and on Spark local[2] (local[1] at 1e7); each time (the JIT warmed to a steady time on the same n and path) as a ratio to n = 1e6 on
      * the same path in the same run (the papers' code cannot reach these n, so the small run is the baseline). Writes
@@ -108,7 +113,7 @@ public final class SmoothedBench {
         // the driver path (what the command runs on a local master: no Spark, a pool of 2 or 1 threads), then Spark local[2] and local[1]
         Object[][] runs = {{1_000_000, "driver[2]"}, {10_000_000, "driver[2]"}, {10_000_000, "driver[1]"}, {100_000_000, "driver[2]"},
             {1_000_000, "local[2]"}, {10_000_000, "local[2]"}, {10_000_000, "local[1]"}, {100_000_000, "local[2]"}};
-        java.util.Map<String, Double> base = new java.util.HashMap<>();
+        Map<String, Double> base = new HashMap<>();
         for (Object[] run : runs) {
             int n = (Integer) run[0];
             String path = (String) run[1];
@@ -128,7 +133,7 @@ public final class SmoothedBench {
                 // (at least 5, at most 30; the first path at n = 1e6 took about 11 runs to settle: three warm runs, as recorded
                 // before, left it at twice its steady time, which flattered the ratios to it, and a 2-thread run still
                 // compiling loses the second core to the compiler), then the median of five timed runs
-                java.util.function.Supplier<List<SmoothedValue>> once = () -> driver
+                Supplier<List<SmoothedValue>> once = () -> driver
                         ? SmoothedRunner.runLocal(n, t, hull, eps, threads, msg -> { }) : run(s, n, t, hull, eps, parts);
                 List<Double> warmTimes = new ArrayList<>();
                 while (warmTimes.size() < 30) {
@@ -138,12 +143,12 @@ public final class SmoothedBench {
                     int k = warmTimes.size();
                     if (k >= 5) {
                         List<Double> last = warmTimes.subList(k - 3, k);
-                        if (java.util.Collections.max(last) <= 1.1 * java.util.Collections.min(last)) {
+                        if (Collections.max(last) <= 1.1 * Collections.min(last)) {
                             break;
                         }
                     }
                 }
-                double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 double[] times = new double[5];
                 List<SmoothedValue> r = null;
                 for (int rep = 0; rep < times.length; rep++) {
@@ -151,7 +156,7 @@ public final class SmoothedBench {
                     r = once.get();
                     times[rep] = (System.nanoTime() - t0) / 1e9;
                 }
-                java.util.Arrays.sort(times);
+                Arrays.sort(times);
                 double secs = times[2];
                 String kind = driver ? "driver" : "spark";
                 if (n == 1_000_000) {

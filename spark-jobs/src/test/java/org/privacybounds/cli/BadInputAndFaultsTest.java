@@ -13,12 +13,16 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.InputFiles;
+import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.testing.SparkTestSession;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
 /**
- * The CLI under bad input, faults and changed inputs (issue 14): exit 2 and one line for bad input, nothing of the user's
+ * The CLI under bad input, faults and changed inputs: exit 2 and one line for bad input, nothing of the user's
  * lost, inputs read literally and identified by content, one run per output folder, and work refused up front when it
  * would not finish.
  */
@@ -118,7 +122,7 @@ class BadInputAndFaultsTest extends SparkTestSession {
         picocli.CommandLine cl = new picocli.CommandLine(new Main());
         cl.parseArgs(with(PROFILE, "--out", target.toString()));
         picocli.CommandLine sub = cl.getSubcommands().get("profile");
-        org.privacybounds.jobs.common.CommonOptions common = (org.privacybounds.jobs.common.CommonOptions) sub.getCommandSpec().mixins().get("common")
+        CommonOptions common = (CommonOptions) sub.getCommandSpec().mixins().get("common")
                 .userObject();
         return OutputDir.begin(sub.getCommandSpec(), common);
     }
@@ -127,7 +131,7 @@ class BadInputAndFaultsTest extends SparkTestSession {
     void aDamagedStageIsRecomputed(@TempDir Path tmp) throws Exception {
         Path work = Files.createDirectories(tmp.resolve(".o.work"));
         Files.writeString(work.resolve("parameters.json"), "{\"parameters\":{},\"inputs\":{}}");
-        com.fasterxml.jackson.databind.node.ArrayNode rows = org.privacybounds.jobs.common.Json.array();
+        ArrayNode rows = Json.array();
         rows.addObject().put("n", 3);
         OutputDir.keepStage(work, "n=3", rows);
         StringWriter sw = new StringWriter();

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,7 @@ import org.privacybounds.bayes.Mechanism;
 import org.privacybounds.bayes.PosteriorFamily;
 import org.privacybounds.jobs.quantized.QuantizedSgdJob;
 import org.privacybounds.jobs.smoothed.SmoothedRunner;
+import org.privacybounds.numeric.LogMath;
 import org.privacybounds.quantized.CodeGrid;
 import org.privacybounds.quantized.MonteCarloMean;
 import org.privacybounds.quantized.OutputRounding;
@@ -105,9 +109,9 @@ class DriverOnlyCommandsTest {
                 bVotes = Long.parseLong(line.split(",")[2]);
             }
         }
-        ElectionPrivacy.Result want2020 = ElectionPrivacy.compute(a, bVotes, new java.math.BigDecimal("0.002"), 0.51, Sampling.WITHOUT_REPLACEMENT,
+        ElectionPrivacy.Result want2020 = ElectionPrivacy.compute(a, bVotes, new BigDecimal("0.002"), 0.51, Sampling.WITHOUT_REPLACEMENT,
                 UtilityForm.FIGURE1);
-        assertEquals(org.privacybounds.numeric.LogMath.toLog10(want2020.logDelta()), y2020.get("log10Delta").asDouble(), 0);
+        assertEquals(LogMath.toLog10(want2020.logDelta()), y2020.get("log10Delta").asDouble(), 0);
         Path bad = tmp.resolve("bad.csv");
         Files.writeString(bad, "year,votes_a,votes_b\n2016,10,20\n2020,30\n");
         SparkTestSession.Run e = SparkTestSession.run("election-history", "--data", bad.toString());
@@ -115,12 +119,12 @@ class DriverOnlyCommandsTest {
         assertTrue(e.err().contains("row 3 has 2 fields"), e.err());
     }
 
-    /** Issue 19: n past 2^31 - 1 is refused in one line that names the limit, by both commands, before any work. */
+    /** n past 2^31 - 1 is refused in one line that names the limit, by both commands, before any work. */
     @Test
     void nPastTheLimitIsRefusedWithItsLimit(@TempDir Path tmp) throws Exception {
         String[][] runs = {{"smoothed", "--n", "10000000001"}, {"smoothed-sweep", "--n", "1000,30000000000"}};
         for (String[] head : runs) {
-            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(head), java.util.stream.Stream.of("--eta", "0.998", "--epsilon", "1",
+            String[] args = Stream.concat(Arrays.stream(head), Stream.of("--eta", "0.998", "--epsilon", "1",
                     "--distributions", "0.944667,0.055333;0.533392,0.466608", "--out", tmp.resolve(head[0]).toString())).toArray(String[]::new);
             SparkTestSession.Run r = SparkTestSession.run(args);
             assertEquals(2, r.exitCode(), r.err());
@@ -136,7 +140,7 @@ class DriverOnlyCommandsTest {
         SparkTestSession.Run r = SparkTestSession.run("smoothed", "--n", "3000000000", "--eta", "0.998", "--epsilon", "0.5,7", "--distributions",
                 "0.944667,0.055333;0.533392,0.466608", "--out", tmp.resolve("s").toString(), "--json");
         assertEquals(0, r.exitCode(), r.err());
-        com.fasterxml.jackson.databind.JsonNode v = r.json().get("results").get(0);
+        JsonNode v = r.json().get("results").get(0);
         assertEquals("[3000000000,0]", v.get("argmaxAssignment").toString());
         assertEquals(3_000_000_000L, r.json().get("n").asLong());
         assertEquals(2_994_000_000L, r.json().get("T").asLong());
@@ -145,7 +149,7 @@ class DriverOnlyCommandsTest {
         // every term that matters to zero, and the run did not end)
         assertEquals(-12688.38172, v.get("log10Delta").asDouble(), 1e-4);
         assertTrue(v.get("relativeErrorBound").asDouble() < 1e-8);
-        com.fasterxml.jackson.databind.JsonNode v7 = r.json().get("results").get(1);
+        JsonNode v7 = r.json().get("results").get(1);
         assertEquals("[3000000000,0]", v7.get("argmaxAssignment").toString());
         assertEquals(-147222.84036, v7.get("log10Delta").asDouble(), 1e-4);
         assertTrue(v7.get("relativeErrorBound").asDouble() < 1e-8);

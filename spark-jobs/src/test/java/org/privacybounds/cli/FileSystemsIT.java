@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -137,8 +143,8 @@ class FileSystemsIT {
                 Map<String, String> e = new HashMap<>();
                 try (Stream<Path> jars = Files.list(Path.of(System.getProperty("privacybounds.target"), "it", "s3a"))) {
                     e.put("PRIVACY_BOUNDS_CLASSPATH", String.join(File.pathSeparator, jars.map(Path::toString).sorted().toList()));
-                } catch (java.io.IOException x) {
-                    throw new java.io.UncheckedIOException(x);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
                 }
                 e.put("PRIVACY_BOUNDS_JAVA_OPTS", String.join(" ", s3.s3aSettings().stream().map(s -> "-Dspark.hadoop." + s).toList()));
                 e.put("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY);
@@ -269,7 +275,7 @@ class FileSystemsIT {
             this.folder = folder;
         }
 
-        Result during(java.util.concurrent.Callable<Result> run) throws Exception {
+        Result during(Callable<Result> run) throws Exception {
             AtomicBoolean done = new AtomicBoolean();
             Thread t = new Thread(() -> {
                 while (!done.get()) {
@@ -315,16 +321,16 @@ class FileSystemsIT {
     }
 
     /** The files of a local result folder, relative, as the store lists them. */
-    static java.util.Set<String> files(Path dir) throws Exception {
+    static Set<String> files(Path dir) throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
-            return new java.util.TreeSet<>(s.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace(File.separatorChar, '/'))
+            return new TreeSet<>(s.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace(File.separatorChar, '/'))
                     .filter(f -> !f.endsWith(".crc")).toList());
         }
     }
 
     /** File names with Spark's per-job UUID in part files replaced, so two runs' folders compare. */
-    static java.util.Set<String> normalized(java.util.Collection<String> names) {
-        return new java.util.TreeSet<>(names.stream().map(n -> n.replaceAll("-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-", "-UUID-")).toList());
+    static Set<String> normalized(Collection<String> names) {
+        return new TreeSet<>(names.stream().map(n -> n.replaceAll("-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-", "-UUID-")).toList());
     }
 
     static Path root() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +44,7 @@ class JsonSchemaTest extends SparkTestSession {
             int i = 0;
             for (String[] a : e.getValue()) {
                 Path out = tmp.resolve("out-" + e.getKey() + "-" + i++);
-                String[] args = java.util.Arrays.copyOf(a, a.length + 3);
+                String[] args = Arrays.copyOf(a, a.length + 3);
                 args[a.length] = "--json";
                 args[a.length + 1] = "--out";
                 args[a.length + 2] = out.toString();

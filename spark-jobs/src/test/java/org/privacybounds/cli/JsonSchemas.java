@@ -2,7 +2,9 @@ package org.privacybounds.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,7 +44,7 @@ public final class JsonSchemas {
         Path pa = Files.createDirectories(tmp.resolve("pa"));
         for (String c : new String[] {"warren", "fulton"}) {
             String f = "20201103__pa__general__" + c + "__precinct.csv";
-            Files.copy(root.resolve("datasets/pa_2020_general_precincts").resolve(f), pa.resolve(f), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(root.resolve("datasets/pa_2020_general_precincts").resolve(f), pa.resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
         m.put("precincts", List.<String[]>of(new String[] {"precincts", "--data", pa.toString(), "--candidates", "Joseph R. Biden,Donald J. Trump,Jo Jorgensen",
             "--exclude", "Under Votes,Over Votes", "--sample-fraction", "0.5", "--epsilon", "0.5,2"}));
@@ -158,7 +160,7 @@ public final class JsonSchemas {
         for (Map.Entry<String, List<String[]>> e : samples(root, tmp).entrySet()) {
             List<JsonNode> outputs = new ArrayList<>();
             for (String[] a : e.getValue()) {
-                String[] withJson = java.util.Arrays.copyOf(a, a.length + 1);
+                String[] withJson = Arrays.copyOf(a, a.length + 1);
                 withJson[a.length] = "--json";
                 SparkTestSession.Run r = SparkTestSession.run(withJson);
                 if (r.exitCode() != 0) {

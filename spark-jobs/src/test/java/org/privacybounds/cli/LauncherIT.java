@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The launcher as users call it (issue 14): through a symlink, from any folder, default data from the installation; and an
+ * The launcher as users call it: through a symlink, from any folder, default data from the installation; and an
  * interrupted run (SIGINT) exits 130 with one line, leaving no partial output and no scratch folder.
  */
 class LauncherIT {
@@ -36,7 +37,7 @@ class LauncherIT {
         work = Path.of(System.getProperty("privacybounds.target")).resolve("launcher-it");
         if (Files.exists(work)) {
             try (Stream<Path> s = Files.walk(work)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         Files.createDirectories(work.resolve("elsewhere"));

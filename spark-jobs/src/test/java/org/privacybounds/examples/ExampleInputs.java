@@ -1,12 +1,20 @@
 package org.privacybounds.examples;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 
+import org.privacybounds.ensemble.ConstraintSet;
+import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.ensemble.DarrmSetting;
+import org.privacybounds.ensemble.ExactTarget;
+import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.jobs.common.Csv;
 
 /**
@@ -40,12 +48,12 @@ public final class ExampleInputs {
 
     /** darrm-optimize's gamma for K = 11, m = 3, eps = 0.1, Delta = 1e-5 (delta = 1 - (1 - Delta)^3), certified. */
     static String gamma() {
-        org.privacybounds.ensemble.DarrmSetting s = org.privacybounds.ensemble.DarrmSetting.of(11, 3, 0.1, 1e-5, Double.NaN);
-        org.privacybounds.ensemble.ConstraintSet set = s.constraints();
-        double[] g = org.privacybounds.ensemble.DarrmOptimizer.optimize(set, s.m(), s.delta(),
-                org.privacybounds.ensemble.DarrmOptimizer.objective(11, org.privacybounds.ensemble.DarrmSetting.UNIFORM_FOLDED_MEAN)).gamma();
-        g = org.privacybounds.ensemble.HighPrecisionVerifier.certify(set, org.privacybounds.ensemble.ExactTarget.of(new java.math.BigDecimal("0.1"),
-                new java.math.BigDecimal("3"), new java.math.BigDecimal("0.00001"), null), g).gamma();
+        DarrmSetting s = DarrmSetting.of(11, 3, 0.1, 1e-5, Double.NaN);
+        ConstraintSet set = s.constraints();
+        double[] g = DarrmOptimizer.optimize(set, s.m(), s.delta(),
+                DarrmOptimizer.objective(11, DarrmSetting.UNIFORM_FOLDED_MEAN)).gamma();
+        g = HighPrecisionVerifier.certify(set, ExactTarget.of(new BigDecimal("0.1"),
+                new BigDecimal("3"), new BigDecimal("0.00001"), null), g).gamma();
         StringBuilder b = new StringBuilder("{\"command\": \"darrm-optimize --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5\", \"gamma\": [");
         for (int i = 0; i < g.length; i++) {
             b.append(i > 0 ? ", " : "").append(g[i]);
@@ -117,7 +125,7 @@ public final class ExampleInputs {
     static String votes(Path mnist) throws IOException {
         List<String[]> all = Csv.parse(mnist);
         List<String[]> rows = new ArrayList<>(all.subList(1, all.size()));
-        java.util.Collections.shuffle(rows, new java.util.Random(58));
+        Collections.shuffle(rows, new Random(58));
         rows.add(0, all.get(0));
         int images = rows.size() - 1;
         int train = images - 300;

@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 
@@ -33,7 +35,7 @@ public final class HdfsServer implements AutoCloseable {
         this.process = process;
         this.in = new PrintWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), true);
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        java.util.concurrent.CompletableFuture<String> line = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
             } catch (IOException e) {
@@ -109,7 +111,7 @@ public final class HdfsServer implements AutoCloseable {
     /** The text of a file, or null when there is none. */
     public String read(String path) throws IOException {
         List<String> a = ask("read " + path);
-        return a.isEmpty() ? null : new String(java.util.Base64.getDecoder().decode(a.get(0).substring(5)), StandardCharsets.UTF_8);
+        return a.isEmpty() ? null : new String(Base64.getDecoder().decode(a.get(0).substring(5)), StandardCharsets.UTF_8);
     }
 
     @Override

@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -119,7 +121,7 @@ public final class S3Server implements AutoCloseable {
             while (m.find()) {
                 String c = m.group(1);
                 last = field(c, "Key").replace("&amp;", "&");
-                out.put(last, new long[] {Long.parseLong(field(c, "Size")), java.time.Instant.parse(field(c, "LastModified")).toEpochMilli()});
+                out.put(last, new long[] {Long.parseLong(field(c, "Size")), Instant.parse(field(c, "LastModified")).toEpochMilli()});
             }
             if (!r.body().contains("<IsTruncated>true</IsTruncated>") || last == null) {
                 return out;
@@ -149,7 +151,7 @@ public final class S3Server implements AutoCloseable {
             String sig = Base64.getEncoder().encodeToString(mac.doFinal(toSign.getBytes(StandardCharsets.UTF_8)));
             return HttpRequest.newBuilder(URI.create(endpoint() + resource + (query.isEmpty() ? "" : "?" + query))).header("Date", date)
                     .header("Authorization", "AWS " + ACCESS_KEY + ":" + sig);
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -2,6 +2,7 @@ package org.privacybounds.pufferfish.pabi;
 
 import java.io.Serializable;
 
+import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.CholeskyDecomposition;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.privacybounds.pufferfish.Applications;
@@ -170,7 +171,7 @@ public final class NoisyGradientDescent {
         }
         int i0 = (secretIndex - 1) * m;
         RealMatrix sii = s.getSubMatrix(i0, i0 + m - 1, i0, i0 + m - 1);
-        double[] solved = new CholeskyDecomposition(sii).getSolver().solve(new org.apache.commons.math3.linear.ArrayRealVector(aMinusB)).toArray();
+        double[] solved = new CholeskyDecomposition(sii).getSolver().solve(new ArrayRealVector(aMinusB)).toArray();
         double[] w = new double[n];
         for (int t = 0; t < n; t++) {
             RealMatrix sti = s.getSubMatrix(t * m, t * m + m - 1, i0, i0 + m - 1);

@@ -16,7 +16,7 @@ import org.privacybounds.validation.Require;
  * (a_t = S(T)/T, Proposition F.2: valid only when every prefix average S(t)/t is at least S(T)/T,
  * which holds when s_t is non-increasing) and {@link Strategy#MINORANT} (A = the greatest convex
  * minorant of S through (0,0) and (T,S(T)); feasible for every s, optimal for Gaussian noise,
- * equal to AVERAGE when S is concave and to PER_STEP when S is convex; spec 5.3 (iii)).
+ * equal to AVERAGE when S is concave and to PER_STEP when S is convex).
  *
  * <p>Example:
  * <pre>{@code

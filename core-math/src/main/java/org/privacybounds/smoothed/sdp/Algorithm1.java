@@ -1,10 +1,12 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.numeric.Compositions;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
@@ -61,7 +63,7 @@ public final class Algorithm1 {
             }
         }
         double[] best = new double[eps.length];
-        java.util.Arrays.fill(best, Double.NEGATIVE_INFINITY);
+        Arrays.fill(best, Double.NEGATIVE_INFINITY);
         int[][] arg = new int[eps.length][];
         long[] count = {0};
         Map<Long, Double> start = new HashMap<>();
@@ -143,7 +145,7 @@ public final class Algorithm1 {
 
 
     static double binomial(int n, int k) {
-        return Math.exp(org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(n, k));
+        return Math.exp(LogBinomialCoefficient.value(n, k));
     }
 
     /** ln of a value printed by tests. */

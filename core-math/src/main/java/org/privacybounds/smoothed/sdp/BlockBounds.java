@@ -1,6 +1,9 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.LogMath;
 
@@ -47,7 +50,7 @@ final class BlockBounds {
         double[] m = new double[blocks];
         this.max = m;
         this.fine = new boolean[blocks];
-        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> {
+        IntStream.range(0, blocks).parallel().forEach(b -> {
             long lo = (long) b * block;
             long hi = Math.min(n, lo + block - 1);
             m[b] = Math.min(ub.logUpperOver(lo, hi), ub.logUpperOver(n - hi, n - lo));
@@ -62,7 +65,7 @@ final class BlockBounds {
      */
     int refine(HypergeometricBound ub, List<long[]> hRanges) {
         double[] m = max;
-        java.util.BitSet marked = new java.util.BitSet(fine.length);
+        BitSet marked = new BitSet(fine.length);
         for (long[] r : hRanges) {
             for (int b = (int) (Math.max(0, r[0]) / block); b <= Math.min(n, r[1]) / block; b++) {
                 if (!fine[b]) {
@@ -71,7 +74,7 @@ final class BlockBounds {
             }
         }
         int[] todo = marked.stream().toArray();
-        java.util.Arrays.stream(todo).parallel().forEach(b -> {
+        Arrays.stream(todo).parallel().forEach(b -> {
             long lo = (long) b * block;
             long hi = Math.min(n, lo + block - 1);
             double v = Double.NEGATIVE_INFINITY;
@@ -94,7 +97,7 @@ final class BlockBounds {
     void refresh(HypergeometricBound ub, int e) {
         double[] m = max;
         // blocks are independent (each writes its own slot): in parallel
-        java.util.stream.IntStream.range(0, m.length).parallel().forEach(blk -> {
+        IntStream.range(0, m.length).parallel().forEach(blk -> {
             long lo = (long) blk * block;
             long hi = Math.min(n, lo + block - 1);
             if (!p.has(lo, e) && !p.has(hi, e)) {
@@ -195,8 +198,8 @@ final class BlockBounds {
             this.block = block;
             double[] g = new double[(blocks.length + GROUP - 1) / GROUP];
             double[] sm = new double[(blocks.length + SMALL - 1) / SMALL];
-            java.util.Arrays.fill(g, Double.NEGATIVE_INFINITY);
-            java.util.Arrays.fill(sm, Double.NEGATIVE_INFINITY);
+            Arrays.fill(g, Double.NEGATIVE_INFINITY);
+            Arrays.fill(sm, Double.NEGATIVE_INFINITY);
             double m = Double.NEGATIVE_INFINITY;
             for (int b = 0; b < blocks.length; b++) {
                 g[b / GROUP] = Math.max(g[b / GROUP], blocks[b]);

@@ -1,5 +1,6 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -39,7 +40,7 @@ final class DeltaCache {
         double[] c = chunks.get(i);
         if (c == null) {
             double[] fresh = new double[CHUNK * width];
-            java.util.Arrays.fill(fresh, Double.NaN);
+            Arrays.fill(fresh, Double.NaN);
             c = chunks.compareAndSet(i, null, fresh) ? fresh : chunks.get(i);
         }
         int base = (int) (key % CHUNK) * width;

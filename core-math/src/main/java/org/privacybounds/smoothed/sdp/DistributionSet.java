@@ -1,6 +1,8 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -17,7 +19,7 @@ import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * A set Pi of distributions over m categories: the data distributions of smoothed DP (seed 000
+ * A set Pi of distributions over m categories: the data distributions of smoothed DP (Liu, Wang and Xia, "Smoothed Differential Privacy",
  * Definition 3). Only the vertices of its convex hull matter (Proposition 7).
  *
  * <p>Example:
@@ -27,7 +29,7 @@ import org.privacybounds.validation.BadInputException;
  * int vertices = pi.size();   // 2
  * }</pre>
  */
-public final class DistributionSet implements java.io.Serializable {
+public final class DistributionSet implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Largest allowed |sum - 1| of a distribution. */
@@ -63,12 +65,12 @@ public final class DistributionSet implements java.io.Serializable {
             double s = 0;
             for (double v : p) {
                 if (!(v >= 0 && v <= 1)) {
-                    throw new BadInputException(parameter, name + " = " + java.util.Arrays.toString(p), "probabilities must be in [0, 1]");
+                    throw new BadInputException(parameter, name + " = " + Arrays.toString(p), "probabilities must be in [0, 1]");
                 }
                 s += v;
             }
             if (Math.abs(s - 1) > SUM_TOLERANCE) {
-                throw new BadInputException(parameter, name + " = " + java.util.Arrays.toString(p),
+                throw new BadInputException(parameter, name + " = " + Arrays.toString(p),
                         "probabilities must sum to 1 within " + SUM_TOLERANCE + " (sum = " + s + ")");
             }
         }
@@ -103,7 +105,7 @@ public final class DistributionSet implements java.io.Serializable {
         outer:
         for (int i = 0; i < points.size(); i++) {
             for (int j : distinct) {
-                if (java.util.Arrays.equals(points.get(i), points.get(j))) {
+                if (Arrays.equals(points.get(i), points.get(j))) {
                     continue outer;
                 }
             }
@@ -206,7 +208,7 @@ public final class DistributionSet implements java.io.Serializable {
         // variables lambda_1..lambda_k >= 0, sum lambda = 1, sum lambda_j q_j = p (m - 1 free rows)
         List<LinearConstraint> cons = new ArrayList<>();
         double[] ones = new double[k];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         cons.add(new LinearConstraint(ones, Relationship.EQ, 1));
         for (int c = 0; c < m - 1; c++) {
             double[] row = new double[k];

@@ -1,5 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.privacybounds.numeric.CountLaw;
@@ -182,7 +184,7 @@ final class EndScan {
                     wideHi = hr < base.upper();
                 }
                 if (tight != null) {
-                    List<long[]> ranges = new java.util.ArrayList<>();
+                    List<long[]> ranges = new ArrayList<>();
                     if (wideLo) {
                         ranges.add(new long[] {lo.farthest(), hl - 1 + kSwing});
                     }
@@ -292,7 +294,7 @@ final class EndScan {
             }
         }
         if (to < b.length - 1) {
-            double[] bRight = java.util.Arrays.copyOfRange(b, to + 1, b.length);
+            double[] bRight = Arrays.copyOfRange(b, to + 1, b.length);
             double[] right = SlidingDot.of(bRight, bRight.length, d, to + 1, kSwing + 1, true);
             for (int s = 0; s <= kSwing; s++) {
                 g[s] += right[s];

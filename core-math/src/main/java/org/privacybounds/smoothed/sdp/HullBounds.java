@@ -1,6 +1,9 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.Arrays;
+
 import org.apache.commons.numbers.gamma.LogGamma;
+import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 
 /**
@@ -65,7 +68,7 @@ public final class HullBounds {
         }
         double[][] boxMax = new double[eps.length][ts.length];
         for (double[] row : boxMax) {
-            java.util.Arrays.fill(row, Double.NEGATIVE_INFINITY);
+            Arrays.fill(row, Double.NEGATIVE_INFINITY);
         }
         int[] h = new int[m];
         for (int r = 0; r < size; r++) {
@@ -113,7 +116,7 @@ public final class HullBounds {
             double bestT = Double.POSITIVE_INFINITY;
             for (int k = 0; k < ts.length; k++) {
                 double tail = Math.log(2.0 * m) - 2 * ts[k] * ts[k] / n + logDpDelta;
-                double up = org.privacybounds.numeric.LogMath.logAdd(boxMax[e][k] + Math.log1p(2 * relErr), tail);
+                double up = LogMath.logAdd(boxMax[e][k] + Math.log1p(2 * relErr), tail);
                 if (up < bestUp) {
                     bestUp = up;
                     bestT = ts[k];

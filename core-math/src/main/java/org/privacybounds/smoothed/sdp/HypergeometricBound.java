@@ -1,5 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.Arrays;
+
 import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.numeric.SaddlePoint;
 
@@ -48,7 +50,7 @@ public final class HypergeometricBound {
         double[] out = new double[Math.toIntExact(hi - lo + 1)];
         long g0 = Math.max(0, lo - 1);
         double[] pair = new double[(int) Math.max(0, Math.min(n - 1, hi) - g0 + 1)];
-        java.util.Arrays.fill(pair, Double.NaN);
+        Arrays.fill(pair, Double.NaN);
         // consecutive pairs: each tail's pmf moves from the last one's by a step or two (one logarithm each, not four
         // log-binomials)
         Walker up = new Walker();

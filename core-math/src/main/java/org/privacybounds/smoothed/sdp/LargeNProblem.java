@@ -1,7 +1,10 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 
 /**
  * What every part of {@link LargeNSmoothed} shares: n, T, the two vertices' category-1 probabilities, the eps values, and
@@ -17,7 +20,7 @@ final class LargeNProblem {
     private final DeltaCache cache;
     Consumer<String> progress = s -> { };
     /** delta(h) values computed (each for the eps requested); the eps of a run may be solved at once, each adding its own. */
-    final java.util.concurrent.atomic.AtomicLong deltaEvaluations = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong deltaEvaluations = new AtomicLong();
 
     LargeNProblem(long n, long sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
         this.n = n;
@@ -51,7 +54,7 @@ final class LargeNProblem {
 
     /** The ranges clipped to [0, n], sorted and merged where they overlap or touch (thousands of overlapping windows become a few). */
     private List<long[]> merged(List<long[]> ranges) {
-        List<long[]> sorted = new java.util.ArrayList<>();
+        List<long[]> sorted = new ArrayList<>();
         for (long[] r : ranges) {
             long lo = Math.max(0, r[0]);
             long hi = Math.min(n, r[1]);
@@ -60,7 +63,7 @@ final class LargeNProblem {
             }
         }
         sorted.sort((a, b) -> Long.compare(a[0], b[0]));
-        List<long[]> out = new java.util.ArrayList<>();
+        List<long[]> out = new ArrayList<>();
         for (long[] r : sorted) {
             long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
             if (last != null && r[0] <= last[1] + 1) {
@@ -84,12 +87,12 @@ final class LargeNProblem {
         // the keys min(h, n - h) not known yet, in increasing order: each merged range of h gives one or two runs of keys
         // (itself below n/2, mirrored above), and the runs, merged again, are walked in order (no sort per key)
         long half = n / 2;
-        List<long[]> keyRuns = new java.util.ArrayList<>();
+        List<long[]> keyRuns = new ArrayList<>();
         for (long[] r : merged(ranges)) {
             keyRuns.add(new long[] {r[0], Math.min(r[1], half)});
             keyRuns.add(new long[] {n - r[1], Math.min(n - Math.max(r[0], half + 1), half)});
         }
-        java.util.stream.LongStream.Builder keys = java.util.stream.LongStream.builder();
+        LongStream.Builder keys = LongStream.builder();
         for (long[] k : merged(keyRuns)) {
             for (long key = k[0]; key <= k[1]; key++) {
                 for (int e = 0; e < eps.length; e++) {

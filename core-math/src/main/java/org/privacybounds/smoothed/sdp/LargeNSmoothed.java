@@ -1,10 +1,15 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ForkJoinTask;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.ProfileValue;
@@ -12,8 +17,8 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * Certified delta_SDP (seed 000 Algorithm 1) for two categories and at most two vertices at large
- * n, sampling without replacement (design note "The smoothed bound", step 3).
+ * Certified delta_SDP (Liu, Wang and Xia, "Smoothed Differential Privacy", Algorithm 1) for two categories and at most two vertices at large
+ * n, sampling without replacement (docs/computing.md).
  *
  * <p>An assignment puts n1 records on the vertex with the larger category-1 probability p_hi and
  * n - n1 on the other (p_lo); the histogram is h = Bin(n1, p_hi) + Bin(n - n1, p_lo) and
@@ -141,7 +146,7 @@ public final class LargeNSmoothed {
         double[] e = eps.clone();
         return (hs, which) -> {
             double[][] out = new double[hs.length][];
-            java.util.stream.IntStream.range(0, hs.length).parallel().forEach(i -> out[i] = logDeltas(mechanism, n, hs[i], e, which));
+            IntStream.range(0, hs.length).parallel().forEach(i -> out[i] = logDeltas(mechanism, n, hs[i], e, which));
             return out;
         };
     }
@@ -222,7 +227,7 @@ public final class LargeNSmoothed {
         problem.ensure(List.of(first), -1);
         SmoothedValue[] out = new SmoothedValue[eps.length];
         RuntimeException[] failed = new RuntimeException[eps.length];
-        java.util.function.IntConsumer one = e -> {
+        IntConsumer one = e -> {
             try {
                 out[e] = solve(e);
             } catch (RuntimeException ex) {
@@ -236,12 +241,12 @@ public final class LargeNSmoothed {
         // the smallest eps (the flattest f: the most work) runs here; the others are forked in increasing order, so an idle
         // thread takes the next largest first (stealing takes the oldest fork), and the parallel parts inside an eps are
         // stolen only once every eps has a thread
-        int[] order = java.util.stream.IntStream.range(0, eps.length).boxed().sorted(java.util.Comparator.comparingDouble(i -> eps[i]))
+        int[] order = IntStream.range(0, eps.length).boxed().sorted(Comparator.comparingDouble(i -> eps[i]))
                 .mapToInt(Integer::intValue).toArray();
-        List<java.util.concurrent.ForkJoinTask<?>> forked = new ArrayList<>();
+        List<ForkJoinTask<?>> forked = new ArrayList<>();
         for (int i = 1; i < order.length; i++) {
             int e = order[i];
-            forked.add(java.util.concurrent.ForkJoinTask.adapt(() -> one.accept(e)).fork());
+            forked.add(ForkJoinTask.adapt(() -> one.accept(e)).fork());
         }
         one.accept(order[0]);
         // newest first: a fork no thread has taken yet is run here at once (joining an older one that another thread runs would
@@ -444,10 +449,10 @@ public final class LargeNSmoothed {
         }
         double perPoint = evalNanos / 1e9 / Math.max(1, points);
         double seconds = remaining * perPoint;
-        progress.accept(String.format(java.util.Locale.ROOT, "slope bound, eps = %s: nothing excluded in %d halvings; up to %d more assignments "
+        progress.accept(String.format(Locale.ROOT, "slope bound, eps = %s: nothing excluded in %d halvings; up to %d more assignments "
                 + "at %.3g s each, about %.0f s", eps[e], PROJECT_AFTER_LEVELS, remaining, perPoint, seconds));
         if (seconds > workLimitSeconds) {
-            throw new BadInputException("work limit", String.format(java.util.Locale.ROOT, "%.0f s", workLimitSeconds), String.format(java.util.Locale.ROOT,
+            throw new BadInputException("work limit", String.format(Locale.ROOT, "%.0f s", workLimitSeconds), String.format(Locale.ROOT,
                     "at eps = %s no bound separates the assignments (f is nearly flat or dominated by rare histograms, as with heavy loss): "
                             + "up to %d of them would be evaluated exactly, about %.0f s at the %.3g s each measured so far; "
                             + "raise the limit to run it", eps[e], remaining, seconds, perPoint));
@@ -585,7 +590,7 @@ public final class LargeNSmoothed {
         level.add(new long[] {from, to});
         while (!level.isEmpty()) {
             final List<long[]> cur = level;
-            double[] bound = java.util.stream.IntStream.range(0, cur.size()).parallel()
+            double[] bound = IntStream.range(0, cur.size()).parallel()
                     .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blocks, bestLog)).toArray();
             List<long[]> next = new ArrayList<>();
             for (int i = 0; i < cur.size(); i++) {

@@ -1,5 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.stream.IntStream;
+
 /**
  * Sliding dot products g[s] = sum_{i < len} b[i] d[off + i + s] for s in [0, shifts): the end scan's convolution and the
  * rows of an exact expectation. Each g[s] adds its terms in the order of i, the digits of one plain loop per s; eight
@@ -12,7 +14,7 @@ final class SlidingDot {
 
     static double[] of(double[] b, int len, double[] d, int off, int shifts, boolean parallel) {
         double[] g = new double[shifts];
-        java.util.stream.IntStream groups = java.util.stream.IntStream.range(0, (shifts + 7) / 8);
+        IntStream groups = IntStream.range(0, (shifts + 7) / 8);
         if (parallel) {
             groups = groups.parallel();
         }

@@ -1,9 +1,11 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.Arrays;
+
 import org.privacybounds.numeric.LogMath;
 
 /**
- * delta_SDP(eps) (seed 000 Definition 3, Algorithm 1) with its certificate.
+ * delta_SDP(eps) (Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 3, Algorithm 1) with its certificate.
  *
  * @param epsilon            eps
  * @param logDelta           ln delta_SDP
@@ -18,7 +20,7 @@ public record SmoothedValue(double epsilon, double logDelta, long[] argmaxAssign
     /** The same with the assignment given as int counts (the enumeration methods, n <= 2^31 - 1); null stays null. */
     public SmoothedValue(double epsilon, double logDelta, int[] argmaxAssignment, double relativeErrorBound, String method, long evaluated,
             long excluded) {
-        this(epsilon, logDelta, argmaxAssignment == null ? null : java.util.Arrays.stream(argmaxAssignment).asLongStream().toArray(),
+        this(epsilon, logDelta, argmaxAssignment == null ? null : Arrays.stream(argmaxAssignment).asLongStream().toArray(),
                 relativeErrorBound, method, evaluated, excluded);
     }
 

@@ -2,7 +2,9 @@ package org.privacybounds.smoothed.sdp;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
+import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.ProfileValue;
@@ -345,7 +347,7 @@ public final class VertexEnumeration {
         }
 
         /** Calls {@code visit} with the dense index of every histogram of k records, in lexicographic (rank) order. */
-        void walk(int k, int[] h, java.util.function.IntConsumer visit) {
+        void walk(int k, int[] h, IntConsumer visit) {
             if (m == 1) {
                 visit.accept(0);
                 return;
@@ -353,7 +355,7 @@ public final class VertexEnumeration {
             walk(0, k, 0, h, visit);
         }
 
-        private void walk(int i, int left, int idx, int[] h, java.util.function.IntConsumer visit) {
+        private void walk(int i, int left, int idx, int[] h, IntConsumer visit) {
             if (i == m - 1) {
                 visit.accept(idx);
                 return;
@@ -456,7 +458,7 @@ public final class VertexEnumeration {
         if (k < 0 || k > n) {
             return 0;
         }
-        return Math.exp(org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(n, k));
+        return Math.exp(LogBinomialCoefficient.value(n, k));
     }
 
     /** Checks that the tables of one task fit in int-indexed arrays. */

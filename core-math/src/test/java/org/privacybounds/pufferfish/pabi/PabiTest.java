@@ -14,7 +14,7 @@ import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
 import org.privacybounds.validation.BadInputException;
 
-/** Theorem 5.2 strategies, section 6.4 and the recomputed Figure 5-6 values of spec 5.5. */
+/** Theorem 5.2 strategies, section 6.4 and the recomputed values of Figures 5 and 6 (Appendix F.5.4). */
 class PabiTest {
     /** L = sigma = eta = C = ||a - b|| = 1, alpha = 2 (Appendix F.5.4). */
     private static final Setting PAPER = new Setting(1, 1, 1, 1, 2, 1);

@@ -6,18 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.privacybounds.exact.ExactMath;
 import org.privacybounds.exact.ExactSmoothed;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
 class Algorithm1Test {
     static DistributionSet set(double[]... p) {
-        List<String> labels = new java.util.ArrayList<>();
+        List<String> labels = new ArrayList<>();
         for (int i = 0; i < p.length; i++) {
             labels.add("pi" + (i + 1));
         }
@@ -43,7 +47,7 @@ class Algorithm1Test {
                 int[] arg = new int[v.length];
                 BigDecimal exact = ExactSmoothed.delta(s, t, n, v, eps, arg);
                 assertEquals(0, ExactMath.relativeError(fast.logDelta(), exact), 1e-9, s + " n=" + n + " m=" + v[0].length);
-                assertEquals(n, java.util.Arrays.stream(fast.argmaxAssignment()).sum());
+                assertEquals(n, Arrays.stream(fast.argmaxAssignment()).sum());
             }
         }
     }
@@ -87,20 +91,20 @@ class Algorithm1Test {
     @Test
     void composition() {
         // smoothed DP composes basically (Proposition 5), through the one composition module
-        org.privacybounds.guarantee.Guarantee r = org.privacybounds.guarantee.Composition.basic(
-                new org.privacybounds.guarantee.Guarantee(0.5, Math.log(1e-10), "smoothed", 0), 10);
+        Guarantee r = Composition.basic(
+                new Guarantee(0.5, Math.log(1e-10), "smoothed", 0), 10);
         assertEquals(5.0, r.epsilon(), 1e-15);
         assertEquals(1e-9, r.delta(), 1e-22);
-        assertEquals(0.0, org.privacybounds.guarantee.Composition.basic(
-                new org.privacybounds.guarantee.Guarantee(1, Math.log(0.3), "smoothed", 0), 5).logDelta(), 0); // capped at 1
-        org.privacybounds.guarantee.Guarantee c = org.privacybounds.guarantee.Composition.basic(java.util.List.of(
-                new org.privacybounds.guarantee.Guarantee(0.1, Math.log(1e-5), "a", 1e-12), new org.privacybounds.guarantee.Guarantee(0.2, Math.log(2e-5), "b", 0)));
+        assertEquals(0.0, Composition.basic(
+                new Guarantee(1, Math.log(0.3), "smoothed", 0), 5).logDelta(), 0); // capped at 1
+        Guarantee c = Composition.basic(List.of(
+                new Guarantee(0.1, Math.log(1e-5), "a", 1e-12), new Guarantee(0.2, Math.log(2e-5), "b", 0)));
         assertEquals(0.3, c.epsilon(), 1e-15);
         assertEquals(3e-5, c.delta(), 1e-18);
         assertEquals(1e-12, c.relativeError(), 0);
         // delta underflowing a double stays exact in log space
-        assertEquals(Math.log(10) - 1000, org.privacybounds.guarantee.Composition.basic(
-                new org.privacybounds.guarantee.Guarantee(0.1, -1000, "tiny", 0), 10).logDelta(), 1e-12);
+        assertEquals(Math.log(10) - 1000, Composition.basic(
+                new Guarantee(0.1, -1000, "tiny", 0), 10).logDelta(), 1e-12);
     }
 
     @Test

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.privacybounds.exact.ExactMath;
 import org.privacybounds.numeric.LogMath;
 
-/** Issue 19: the block sums visit groups of blocks, the end scan's convolution shares passes; neither changes what it computes. */
+/** The block sums visit groups of blocks, the end scan's convolution shares passes; neither changes what it computes. */
 class BlockBoundsTest {
 
     /** The block sum as it was: every block within the cut on its own. */
@@ -133,7 +136,7 @@ class BlockBoundsTest {
                 // the inner window [from, to]: trial 0 widens on the left only, trial 1 on the right only
                 int from = trial == 1 ? 0 : 1 + rnd.nextInt(w - 1);
                 int to = trial == 0 ? w - 1 : from + rnd.nextInt(w - from);
-                double[] inner = EndScan.convolve(java.util.Arrays.copyOfRange(b, from, to + 1), java.util.Arrays.copyOfRange(d, from, to + 1 + k), k);
+                double[] inner = EndScan.convolve(Arrays.copyOfRange(b, from, to + 1), Arrays.copyOfRange(d, from, to + 1 + k), k);
                 // the inner values in other units (as when the window's largest delta grows): rescaled back
                 double unit = Math.exp(-7.5);
                 for (int s = 0; s <= k; s++) {
@@ -187,12 +190,12 @@ class BlockBoundsTest {
             path[i] = new long[] {400_000 + (i < 900 ? i : 1800 - i), j}; // k1 up, then back down
         }
         double[] walked = hb.logPmfUpAlong(path);
-        java.math.BigInteger all = org.privacybounds.exact.ExactMath.binomial(n, lost);
+        BigInteger all = ExactMath.binomial(n, lost);
         for (int i = 0; i < path.length; i += 37) {
             int k1 = (int) path[i][0];
             int jj = (int) path[i][1];
-            java.math.BigInteger num = org.privacybounds.exact.ExactMath.binomial(k1, jj).multiply(org.privacybounds.exact.ExactMath.binomial(n - k1, lost - jj));
-            double exact = org.privacybounds.exact.ExactMath.ln(org.privacybounds.exact.ExactMath.ratio(num, all));
+            BigInteger num = ExactMath.binomial(k1, jj).multiply(ExactMath.binomial(n - k1, lost - jj));
+            double exact = ExactMath.ln(ExactMath.ratio(num, all));
             assertTrue(exact <= walked[i], "step " + i + ": exact " + exact + " > walked " + walked[i]);
             assertTrue(walked[i] - exact < 1e-6, "step " + i + ": walked " + walked[i] + " is " + (walked[i] - exact) + " above the exact " + exact);
         }

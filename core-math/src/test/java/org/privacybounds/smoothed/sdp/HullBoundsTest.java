@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class HullBoundsTest {
                     double[][] logDelta = new double[eps.length][];
                     double relErr = 0;
                     for (int e = 0; e < eps.length; e++) {
-                        logDelta[e] = java.util.Arrays.copyOf(d[e], d[e].length - 1);
+                        logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
                         relErr = Math.max(relErr, d[e][d[e].length - 1]);
                     }
                     VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);

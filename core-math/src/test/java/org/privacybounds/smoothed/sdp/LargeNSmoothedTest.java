@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 
 import org.junit.jupiter.api.Test;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.validation.BadInputException;
 
 class LargeNSmoothedTest {
     static DistributionSet two(double p, double q) {
@@ -35,7 +41,7 @@ class LargeNSmoothedTest {
         }
     }
 
-    /** Issue 19: the hypergeometric bound is an upper bound of delta, and much closer to it than the Chernoff bound. */
+    /** The hypergeometric bound is an upper bound of delta, and much closer to it than the Chernoff bound. */
     @Test
     void hypergeometricBoundIsATightUpperBoundOfDelta() {
         double worstGap = 0;
@@ -62,10 +68,10 @@ class LargeNSmoothedTest {
         assertTrue(worstGap < 3, "largest ln(bound / delta): " + worstGap);
     }
 
-    /** Issue 19: one bound per block of h is at least the per-h bound of every h in the block (so it bounds delta too). */
+    /** One bound per block of h is at least the per-h bound of every h in the block (so it bounds delta too). */
     @Test
     void blockBoundCoversEveryHOfItsBlock() {
-        java.util.SplittableRandom r = new java.util.SplittableRandom(19);
+        SplittableRandom r = new SplittableRandom(19);
         for (int[] nt : new int[][] {{2000, 1996}, {100_000, 99_800}, {10_000_000, 9_980_000}, {300, 150}, {1_000_000, 999_990}}) {
             for (double eps : new double[] {0, 0.1, 1, 7}) {
                 ChernoffBound ub = new ChernoffBound(nt[0], nt[1], eps);
@@ -113,13 +119,13 @@ class LargeNSmoothedTest {
         for (SmoothedValue b : bnb) {
             assertTrue(b.excluded() > 0, "the bound excluded some assignments");
         }
-        // design note sanity fact: at eps = 7 the maximum sits at an end: all records on the DC vertex
+        // at eps = 7 the maximum sits at an end: all records on the DC vertex
         assertArrayEquals(new long[] {n, 0}, bnb.get(1).argmaxAssignment());
     }
 
     @Test
     void historyHullAtLargeEpsMatchesTheFullScan() {
-        // issue 19: the paper's history hull (1924 and 1964), where delta grows fast with h and base(h) delta(h) peaks
+        // the paper's history hull (1924 and 1964), where delta grows fast with h and base(h) delta(h) peaks
         // off the mode: the windows widen on one side only and their tails are bounded with the per-h bound first
         int n = 40000;
         int t = 39920;
@@ -159,7 +165,7 @@ class LargeNSmoothedTest {
 
     @Test
     void designNoteSanityValues() {
-        // design note: 0.2 % lost, eps = 7, the 2020 hull: the maximum at an end, log10 delta_SDP
+        // 0.2 % lost, eps = 7, the 2020 hull: the maximum at an end, log10 delta_SDP
         // = -0.0495 at n = 1000 and -0.0990 at n = 2000 (measured with an independent implementation)
         DistributionSet v = two(317323.0 / (317323 + 18586), 65854.0 / (65854 + 222179));
         SmoothedValue a = large(1000, 998, v, new double[] {7}, LargeNSmoothed.FULL_SCAN_MAX_N).get(0);
@@ -193,8 +199,8 @@ class LargeNSmoothedTest {
         DistributionSet close = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.35, 0.65}), List.of("a", "b"), "Pi");
         int n = 10_000;
         SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, n / 2);
-        List<String> lines = new java.util.ArrayList<>();
-        org.privacybounds.validation.BadInputException e = assertThrows(org.privacybounds.validation.BadInputException.class,
+        List<String> lines = new ArrayList<>();
+        BadInputException e = assertThrows(BadInputException.class,
                 () -> new LargeNSmoothed(n, n / 2, close, eps, LargeNSmoothed.local(half, n, eps)).withWorkLimit(1e-3).onProgress(lines::add).solve());
         assertEquals("work limit", e.parameter());
         assertTrue(e.getMessage().contains("no bound separates the assignments"), e.getMessage());
@@ -220,7 +226,7 @@ class LargeNSmoothedTest {
         Object[][] cases = {{1_000_000, 998_000, two(0.944667, 0.533392), new double[] {0.5, 1, 2, 7}},
             {30_000, 29_940, two(0.94467, 0.228609), new double[] {7, 0.5, 2, 1}},
             {40_000, 39_920, two(0.6521679296057313, 0.3865529670619781), new double[] {0.5, 2, 7}}};
-        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+        ForkJoinPool pool = new ForkJoinPool(2);
         try {
             for (Object[] c : cases) {
                 int n = (Integer) c[0];
@@ -231,7 +237,7 @@ class LargeNSmoothedTest {
                 LargeNSmoothed seq = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.local(m, n, eps));
                 List<SmoothedValue> a = seq.solve();
                 LargeNSmoothed par = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.parallel(m, n, eps)).withParallelStageTwo().withParallelEpsilons();
-                List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                List<String> lines = Collections.synchronizedList(new ArrayList<>());
                 List<SmoothedValue> b = pool.submit(() -> par.onProgress(lines::add).solve()).get();
                 for (int e = 0; e < eps.length; e++) {
                     String what = "n = " + n + ", eps = " + eps[e];
@@ -249,10 +255,10 @@ class LargeNSmoothedTest {
             DistributionSet close = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.35, 0.65}), List.of("a", "b"), "Pi");
             double[] eps = {1, 0.5, 2};
             SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 5_000);
-            java.util.concurrent.ExecutionException ex = assertThrows(java.util.concurrent.ExecutionException.class, () -> pool.submit(
+            ExecutionException ex = assertThrows(ExecutionException.class, () -> pool.submit(
                     () -> new LargeNSmoothed(10_000, 5_000, close, eps, LargeNSmoothed.parallel(half, 10_000, eps)).withParallelStageTwo()
                             .withParallelEpsilons().withWorkLimit(1e-3).solve()).get());
-            org.privacybounds.validation.BadInputException bad = (org.privacybounds.validation.BadInputException) ex.getCause();
+            BadInputException bad = (BadInputException) ex.getCause();
             assertEquals("work limit", bad.parameter());
             assertTrue(bad.getMessage().contains("no bound separates the assignments"), bad.getMessage());
         } finally {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class VertexEnumerationTest {
                 for (int r = 0; r < idx.size(); r++) {
                     idx.unrank(r, h);
                     assertEquals(r, idx.rank(h));
-                    seen.add(java.util.Arrays.toString(h));
+                    seen.add(Arrays.toString(h));
                 }
                 assertEquals(seen.stream().distinct().count(), seen.size());
             }
@@ -51,7 +52,7 @@ class VertexEnumerationTest {
                 double[][] d = VertexEnumeration.deltas(mech, n, m, eps, 0, VertexEnumeration.histograms(n, m));
                 double[][] logDelta = new double[eps.length][];
                 for (int e = 0; e < eps.length; e++) {
-                    logDelta[e] = java.util.Arrays.copyOf(d[e], d[e].length - 1);
+                    logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
                 }
                 VertexEnumeration.Best whole = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
                 VertexEnumeration.Best logs = VertexEnumeration.searchLogSpace(n, set, logDelta, 0, n + 1);

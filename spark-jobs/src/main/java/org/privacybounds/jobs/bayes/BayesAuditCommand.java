@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.bayes;
 
+import java.awt.Color;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -12,10 +13,10 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.bayes.BayesAudit;
-import org.privacybounds.bayes.ChainAudit;
 import org.privacybounds.bayes.ChainAudit.Part;
-import org.privacybounds.bayes.Mechanism;
+import org.privacybounds.bayes.ChainAudit;
 import org.privacybounds.bayes.Mechanism.SmoothBeta;
+import org.privacybounds.bayes.Mechanism;
 import org.privacybounds.bayes.PosteriorFamily;
 import org.privacybounds.bayes.Statements;
 import org.privacybounds.jobs.common.Columns;
@@ -30,6 +31,7 @@ import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -256,7 +258,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
         return out;
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode statementsJson(BayesAudit.StatementSummary sum) {
+    private static JsonNode statementsJson(BayesAudit.StatementSummary sum) {
         ObjectNode s = Json.MAPPER.valueToTree(sum);
         s.put("note", "statement I as printed fails at k = x0 - 1 and x0 for every even n and near the centre for odd n; "
                 + "the corrected form is D decreasing on 0..floor((n-1)/2), increasing on ceil((n-1)/2)..n-1");
@@ -390,7 +392,7 @@ public final class BayesAuditCommand implements Callable<Integer> {
         }
         double[] one = new double[nsAll.length];
         Arrays.fill(one, 1.0);
-        loss.add(new Plots.Series("nominal eps (ratio 1)", nsAll, one, true, new java.awt.Color(0x555555)));
+        loss.add(new Plots.Series("nominal eps (ratio 1)", nsAll, one, true, new Color(0x555555)));
         Plots.Figure lossFigure = Plots.figure("Realised privacy loss of the exponential mechanisms over their nominal eps (prior Beta(1,1))")
                 .x("n (records)", Plots.Scale.LINEAR).y("max |ln P_k(j) - ln P_k'(j)| / eps", Plots.Scale.LINEAR).yIncludes(0).addAll(loss)
                 .save(out.resolve("privacy-loss.png"));

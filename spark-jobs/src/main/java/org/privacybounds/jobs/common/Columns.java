@@ -8,7 +8,10 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -16,8 +19,8 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.privacybounds.guarantee.Verdict;
 import org.apache.spark.sql.types.StructType;
+import org.privacybounds.guarantee.Verdict;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -81,7 +84,7 @@ public final class Columns<T> {
     }
 
     /** A 32-bit whole-number column (an int in Parquet and Datasets). */
-    public Columns<T> int32(String name, java.util.function.ToIntFunction<? super T> getter) {
+    public Columns<T> int32(String name, ToIntFunction<? super T> getter) {
         return with(new Column<>(name, DataTypes.IntegerType, t -> getter.applyAsInt(t), null, null));
     }
 
@@ -233,7 +236,7 @@ public final class Columns<T> {
         boolean[] left = new boolean[shown.size()];
         for (int i = 0; i < shown.size(); i++) {
             header[i] = shown.get(i).textHeader();
-            java.util.regex.Matcher m = WIDTH.matcher(shown.get(i).textFormat());
+            Matcher m = WIDTH.matcher(shown.get(i).textFormat());
             String w = m.lookingAt() ? m.group(1) : "";
             left[i] = w.startsWith("-") || w.isEmpty();
             width[i] = Math.max(header[i].length(), w.replace("-", "").isEmpty() ? 0 : Integer.parseInt(w.replace("-", "")));
@@ -273,11 +276,11 @@ public final class Columns<T> {
         return b.toString().stripTrailing();
     }
 
-    private static final java.util.regex.Pattern WIDTH = java.util.regex.Pattern.compile("%(-?\\d*)");
+    private static final Pattern WIDTH = Pattern.compile("%(-?\\d*)");
 
     /** The header's format: the cell's width and alignment as a string ("%-14.4e" -> "%-14s"). */
     static String headerFormat(String format) {
-        java.util.regex.Matcher m = WIDTH.matcher(format);
+        Matcher m = WIDTH.matcher(format);
         return m.lookingAt() ? "%" + m.group(1) + "s" : "%s";
     }
 

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 import picocli.CommandLine.Option;
 
-/** The options every command takes (../shared/design/cli.md, "Common options"). */
+/** The options every command takes (docs/index.md, "What every command shares"). */
 public final class CommonOptions {
     @Option(names = "--json", description = "Print exactly one JSON object on stdout (logs and progress go to stderr).")
     public boolean json;

@@ -1,7 +1,15 @@
 package org.privacybounds.jobs.common;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+
+import com.univocity.parsers.csv.CsvParser;
+import com.univocity.parsers.csv.CsvParserSettings;
 
 /**
  * Writes small result tables as RFC 4180 CSV (values are numbers and simple labels); reads small CSV
@@ -13,12 +21,12 @@ public final class Csv {
     }
 
     /** Every row of a small CSV file (header included) as its cells; a row keeps its own width. */
-    public static List<String[]> parse(java.nio.file.Path file) throws java.io.IOException {
-        com.univocity.parsers.csv.CsvParserSettings settings = new com.univocity.parsers.csv.CsvParserSettings();
+    public static List<String[]> parse(Path file) throws IOException {
+        CsvParserSettings settings = new CsvParserSettings();
         settings.setLineSeparatorDetectionEnabled(true);
         settings.setMaxColumns(100_000);
-        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
-            return new com.univocity.parsers.csv.CsvParser(settings).parseAll(r);
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return new CsvParser(settings).parseAll(r);
         }
     }
 

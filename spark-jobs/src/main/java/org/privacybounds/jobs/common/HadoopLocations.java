@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.common;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,6 +9,11 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +24,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.hadoop.util.VersionInfo;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Inputs and outputs named by a URI with a scheme ({@code hdfs://}, {@code s3a://}, {@code gs://}, {@code abfs://}, ...): read
@@ -28,7 +38,7 @@ import org.apache.hadoop.fs.UnsupportedFileSystemException;
 public final class HadoopLocations {
     private static final Pattern URI_WITH_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*");
     /** The Hadoop release Spark runs on (3.3.4 under Spark 3.5, 3.5.0 under Spark 4.2): connectors must match it. */
-    private static final String HADOOP = org.apache.hadoop.util.VersionInfo.getVersion();
+    private static final String HADOOP = VersionInfo.getVersion();
     /** The connector that provides a scheme, as a Maven coordinate matching the running Hadoop. */
     private static final Map<String, String> CONNECTORS = Map.of(
             "s3a", "org.apache.hadoop:hadoop-aws:" + HADOOP + " (it brings the AWS SDK bundle)",
@@ -146,7 +156,7 @@ public final class HadoopLocations {
             FileStatus st;
             try {
                 st = fs.getFileStatus(p);
-            } catch (java.io.FileNotFoundException e) {
+            } catch (FileNotFoundException e) {
                 throw new UserInputException(option, text, "no such file");
             }
             if (st.isDirectory() && !folders) {
@@ -181,18 +191,18 @@ public final class HadoopLocations {
      * Size and SHA-256 of a remote input file (or of every file of a remote folder), streamed through its FileSystem, for the
      * manifest; null when it cannot be read (the command's own check reports that).
      */
-    static com.fasterxml.jackson.databind.node.ObjectNode describe(String text) {
+    static ObjectNode describe(String text) {
         try {
             URI u = new URI(text);
             FileSystem fs = FileSystem.get(u, configuration());
             org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(u);
             FileStatus st = fs.getFileStatus(p);
-            com.fasterxml.jackson.databind.node.ObjectNode o = Json.object();
+            ObjectNode o = Json.object();
             o.put("path", text);
             if (st.isDirectory()) {
-                com.fasterxml.jackson.databind.node.ArrayNode files = o.putArray("files");
+                ArrayNode files = o.putArray("files");
                 FileStatus[] list = fs.listStatus(p);
-                java.util.Arrays.sort(list, java.util.Comparator.comparing(f -> f.getPath().getName()));
+                Arrays.sort(list, Comparator.comparing(f -> f.getPath().getName()));
                 for (FileStatus f : list) {
                     if (f.isFile()) {
                         files.addObject().put("name", f.getPath().getName()).put("bytes", f.getLen()).put("sha256", sha256(fs, f.getPath()));
@@ -210,13 +220,13 @@ public final class HadoopLocations {
 
     private static String sha256(FileSystem fs, org.apache.hadoop.fs.Path p) throws IOException {
         try (InputStream in = fs.open(p)) {
-            java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
             byte[] buf = new byte[1 << 16];
             for (int n; (n = in.read(buf)) > 0;) {
                 d.update(buf, 0, n);
             }
-            return java.util.HexFormat.of().formatHex(d.digest());
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(d.digest());
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -253,7 +263,7 @@ public final class HadoopLocations {
                     throw new UserInputException(option, text, "is a file; --out names a folder");
                 }
                 return true;
-            } catch (java.io.FileNotFoundException e) {
+            } catch (FileNotFoundException e) {
                 return false;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

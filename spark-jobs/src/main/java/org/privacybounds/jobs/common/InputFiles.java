@@ -1,18 +1,37 @@
 package org.privacybounds.jobs.common;
 
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.univocity.parsers.common.TextParsingException;
+import com.univocity.parsers.csv.CsvParser;
+import com.univocity.parsers.csv.CsvParserSettings;
 
 /**
  * Input files as users name them: read literally (no Hadoop glob, no URI parsing of a ':' in a file name), checked before
@@ -25,7 +44,7 @@ public final class InputFiles {
             "--votes", "--datasets");
 
     /** Local copies of remote inputs (a file, or a folder of them) -> the URI the user gave. */
-    private static final java.util.Map<Path, String> GIVEN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Path, String> GIVEN = new ConcurrentHashMap<>();
 
     private InputFiles() {
     }
@@ -45,7 +64,7 @@ public final class InputFiles {
         for (Path q = abs; q != null; q = q.getParent()) {
             String uri = GIVEN.get(q);
             if (uri != null) {
-                return q.equals(abs) ? uri : uri.replaceAll("/+$", "") + "/" + q.relativize(abs).toString().replace(java.io.File.separatorChar, '/');
+                return q.equals(abs) ? uri : uri.replaceAll("/+$", "") + "/" + q.relativize(abs).toString().replace(File.separatorChar, '/');
             }
         }
         Path cwd = Path.of("").toAbsolutePath().normalize();
@@ -119,7 +138,7 @@ public final class InputFiles {
             throw e;
         } catch (IOException | RuntimeException e) {
             for (Throwable c = e; c != null; c = c.getCause()) {
-                if (c instanceof java.nio.charset.CharacterCodingException) {
+                if (c instanceof CharacterCodingException) {
                     throw new UserInputException(option, file, "is not UTF-8 text (save it as UTF-8)");
                 }
                 if (c instanceof NulCheck.Binary) {
@@ -129,7 +148,7 @@ public final class InputFiles {
                     break;
                 }
             }
-            if (e instanceof com.univocity.parsers.common.TextParsingException t) {
+            if (e instanceof TextParsingException t) {
                 throw new UserInputException(option, file, "line " + (t.getLineIndex() + 1) + " has a field longer than 1 MB or is not CSV");
             }
             throw new UserInputException(option, file, "cannot be read (" + e.getMessage() + ")");
@@ -137,22 +156,22 @@ public final class InputFiles {
     }
 
     private static CsvShape scanCsv(String option, Path file, Path p) throws IOException {
-        com.univocity.parsers.csv.CsvParserSettings settings = new com.univocity.parsers.csv.CsvParserSettings();
+        CsvParserSettings settings = new CsvParserSettings();
         settings.setLineSeparatorDetectionEnabled(true);
         settings.setMaxColumns(100_000);
         settings.setMaxCharsPerColumn(1 << 20);
         settings.setReadInputOnSeparateThread(false);
-        java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-        com.univocity.parsers.csv.CsvParser parser = new com.univocity.parsers.csv.CsvParser(settings);
-        try (java.io.Reader r = new java.io.BufferedReader(new java.io.InputStreamReader(new NulCheck(Files.newInputStream(p)), utf8), 1 << 16)) {
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CsvParser parser = new CsvParser(settings);
+        try (Reader r = new BufferedReader(new InputStreamReader(new NulCheck(Files.newInputStream(p)), utf8), 1 << 16)) {
             parser.beginParsing(r);
             String[] header = parser.parseNext();
             if (header == null) {
                 throw new UserInputException(option, file, "is empty (a header row is needed)");
             }
-            List<String> names = new java.util.ArrayList<>();
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            List<String> names = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
             for (int c = 0; c < header.length; c++) {
                 String name = header[c] == null ? "" : header[c].trim();
                 if (name.isEmpty()) {
@@ -184,12 +203,12 @@ public final class InputFiles {
     }
 
     /** A stream that fails on the first NUL byte: text files have none, binary files have them early. */
-    private static final class NulCheck extends java.io.FilterInputStream {
+    private static final class NulCheck extends FilterInputStream {
         static final class Binary extends IOException {
             private static final long serialVersionUID = 1L;
         }
 
-        NulCheck(java.io.InputStream in) {
+        NulCheck(InputStream in) {
             super(in);
         }
 
@@ -217,9 +236,9 @@ public final class InputFiles {
     private static Path linkWithoutColon(Path file) {
         try {
             Path dir = Files.createDirectories(SparkSessions.runFolder().resolve("inputs"));
-            Path link = dir.resolve("input-" + sha256(file.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 16) + "-"
+            Path link = dir.resolve("input-" + sha256(file.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16) + "-"
                     + file.getFileName().toString().replace(':', '_'));
-            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createSymbolicLink(link, file);
             }
             return link;
@@ -259,7 +278,7 @@ public final class InputFiles {
         Path p;
         try {
             p = HadoopLocations.local("input", value);
-        } catch (UserInputException | java.nio.file.InvalidPathException e) {
+        } catch (UserInputException | InvalidPathException e) {
             return null; // reported by the command's own check of the option
         }
         try {

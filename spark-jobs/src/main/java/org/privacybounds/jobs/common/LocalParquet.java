@@ -22,6 +22,7 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.apache.spark.sql.types.DataType;
@@ -156,9 +157,9 @@ final class LocalParquet {
 
     private static Type type(StructField f) {
         DataType t = f.dataType();
-        org.apache.parquet.schema.Type.Repetition rep = f.nullable() ? org.apache.parquet.schema.Type.Repetition.OPTIONAL
-                : org.apache.parquet.schema.Type.Repetition.REQUIRED;
-        Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> p;
+        Type.Repetition rep = f.nullable() ? Type.Repetition.OPTIONAL
+                : Type.Repetition.REQUIRED;
+        Types.PrimitiveBuilder<PrimitiveType> p;
         if (t.equals(DataTypes.LongType)) {
             p = Types.primitive(PrimitiveTypeName.INT64, rep);
         } else if (t.equals(DataTypes.IntegerType)) {

@@ -6,6 +6,8 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.apache.spark.api.java.JavaSparkContext;
+
 /**
  * Driver-sized work on a local master without Spark: a fork-join pool of the master's cores ({@link SparkSessions#localThreads}).
  * Parallel streams started inside {@link #call} run in that pool, so {@code --master local[1]} really uses one thread.
@@ -40,7 +42,7 @@ public final class LocalPool {
      * {@code f} of every item, in the items' order: on Spark ({@code parts} partitions) when {@code jsc} is given, else on
      * {@code threads} driver threads.
      */
-    public static <T, R> List<R> distribute(org.apache.spark.api.java.JavaSparkContext jsc, int threads, List<T> items, int parts,
+    public static <T, R> List<R> distribute(JavaSparkContext jsc, int threads, List<T> items, int parts,
             org.apache.spark.api.java.function.Function<T, R> f) {
         if (jsc != null) {
             return jsc.parallelize(items, Math.max(1, parts)).map(f).collect();

@@ -1,6 +1,7 @@
 package org.privacybounds.jobs.common;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,7 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import org.apache.spark.sql.Row;
@@ -20,6 +23,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +44,7 @@ public final class OutputDir implements AutoCloseable {
     private HadoopLocations.Remote remote;
 
     /** Output folders open in this process, so that an interrupted run can remove its temporary folders. */
-    private static final java.util.Set<OutputDir> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<OutputDir> OPEN = ConcurrentHashMap.newKeySet();
 
     /** Removes the temporary folder of every uncommitted output and releases its lock (an interrupted run's shutdown). */
     public static void abandonAll() {
@@ -460,7 +464,7 @@ public final class OutputDir implements AutoCloseable {
      * rerun resumes: kept when its parameters and the content hashes of its inputs match, else started afresh (the caller
      * deletes it after the commit). Every stage file carries the key of the work folder it belongs to.
      */
-    public Path workDir(ObjectNode params, java.io.PrintWriter err, String command) throws IOException {
+    public Path workDir(ObjectNode params, PrintWriter err, String command) throws IOException {
         Path work = target.resolveSibling("." + target.getFileName() + ".work");
         ObjectNode key = Json.object();
         key.set("parameters", params);
@@ -480,14 +484,14 @@ public final class OutputDir implements AutoCloseable {
      * The rows of a stage finished by an earlier run and kept in the work folder, or null: none, no work folder, a stage of other
      * parameters or inputs, or a damaged file (discarded with a warning, so that the stage is recomputed).
      */
-    public static com.fasterxml.jackson.databind.node.ArrayNode finishedStage(Path work, String name, java.io.PrintWriter err) throws IOException {
+    public static ArrayNode finishedStage(Path work, String name, PrintWriter err) throws IOException {
         Path done = work == null ? null : work.resolve(name + ".json");
         if (done == null || !Files.exists(done)) {
             return null;
         }
         try {
             JsonNode j = Json.MAPPER.readTree(Files.readString(done));
-            if (j != null && j.path("key").asText().equals(stageKey(work)) && j.get("rows") instanceof com.fasterxml.jackson.databind.node.ArrayNode rows) {
+            if (j != null && j.path("key").asText().equals(stageKey(work)) && j.get("rows") instanceof ArrayNode rows) {
                 return rows;
             }
             err.println("privacy-bounds: warning: discarding stage " + name + " of the work folder: it belongs to other parameters or inputs");
@@ -500,7 +504,7 @@ public final class OutputDir implements AutoCloseable {
     }
 
     /** Keeps the rows of a finished stage in the work folder, atomically, under the folder's key (nothing without a work folder). */
-    public static void keepStage(Path work, String name, com.fasterxml.jackson.databind.node.ArrayNode rows) throws IOException {
+    public static void keepStage(Path work, String name, ArrayNode rows) throws IOException {
         if (work == null) {
             return;
         }

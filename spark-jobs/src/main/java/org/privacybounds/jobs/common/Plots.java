@@ -5,11 +5,18 @@ import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -17,6 +24,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -414,7 +422,7 @@ public final class Plots {
         long k = Math.round(v);
         if (Math.abs(v - k) < 1e-9) {
             if (k >= -3 && k <= 4) {
-                return new java.math.BigDecimal(java.math.BigInteger.ONE, (int) -k).toPlainString();
+                return new BigDecimal(BigInteger.ONE, (int) -k).toPlainString();
             }
             return "1e" + k;
         }
@@ -431,7 +439,7 @@ public final class Plots {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
         }
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toString().replace("E", "e");
+        return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toString().replace("E", "e");
     }
 
     /**
@@ -479,8 +487,8 @@ public final class Plots {
         // halve the hint until it does (XChart then labels a finer grid, of which ours is a subset)
         XYChart chart = null;
         for (double factor = 1.0; factor > 0.01; factor /= 2) {
-            java.util.Set<Double> xs = new java.util.HashSet<>();
-            java.util.Set<Double> ys = new java.util.HashSet<>();
+            Set<Double> xs = new HashSet<>();
+            Set<Double> ys = new HashSet<>();
             chart = chart(f, factor, xs, ys);
             BitmapEncoder.getBufferedImage(chart);
             if (labelled(f.x(), xs) && labelled(f.y(), ys)) {
@@ -504,7 +512,7 @@ public final class Plots {
         }
     }
 
-    private static boolean labelled(Axis a, java.util.Set<Double> seen) {
+    private static boolean labelled(Axis a, Set<Double> seen) {
         for (double t : a.ticks()) {
             boolean found = false;
             for (double v : seen) {
@@ -520,7 +528,7 @@ public final class Plots {
         return true;
     }
 
-    private static XYChart chart(Figure f, double hintFactor, java.util.Set<Double> xSeen, java.util.Set<Double> ySeen) {
+    private static XYChart chart(Figure f, double hintFactor, Set<Double> xSeen, Set<Double> ySeen) {
         boolean wide = f.series().size() > 5;
         XYChart chart = new XYChartBuilder().width(wide ? 1200 : 1000).height(600).title(f.title()).xAxisTitle(f.x().title())
                 .yAxisTitle(f.y().title()).build();
@@ -570,7 +578,7 @@ public final class Plots {
     }
 
     /** Marker shapes of the variants. */
-    private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
+    private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
         SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS};
 
     /** Solid for variant 0, then long dashes, dots, dash-dot, ... */
@@ -585,8 +593,8 @@ public final class Plots {
      * or a finer one, and then labels those ticks too, with the same formatter). The values XChart labels that are ticks of
      * ours are collected in {@code seen}.
      */
-    private static void ticks(Axis a, double factor, int pixels, java.util.Set<Double> seen, java.util.function.IntFunction<?> hint,
-            java.util.function.Function<java.util.function.Function<Double, String>, ?> fmt) {
+    private static void ticks(Axis a, double factor, int pixels, Set<Double> seen, IntFunction<?> hint,
+            Function<Function<Double, String>, ?> fmt) {
         int px = (int) Math.max(12, Math.floor(factor * pixels * a.step() / (a.max() - a.min())));
         hint.apply(px);
         fmt.apply(v -> {

@@ -2,6 +2,8 @@ package org.privacybounds.jobs.common;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +46,7 @@ public record SmallCsv(Path file, List<String> header, List<String[]> rows) {
             String text;
             try {
                 text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+                        .decode(ByteBuffer.wrap(bytes)).toString();
             } catch (CharacterCodingException e) {
                 throw new UserInputException(option, file, "is not UTF-8 text (save it as UTF-8)");
             }
@@ -64,7 +66,7 @@ public record SmallCsv(Path file, List<String> header, List<String[]> rows) {
             settings.setMaxColumns(100_000);
             settings.setMaxCharsPerColumn(MAX_LINE);
             List<String[]> all;
-            try (Reader r = new java.io.StringReader(text)) {
+            try (Reader r = new StringReader(text)) {
                 all = new CsvParser(settings).parseAll(r);
             } catch (TextParsingException e) {
                 throw new UserInputException(option, file, "cannot be parsed as CSV near line " + (e.getLineIndex() + 1));

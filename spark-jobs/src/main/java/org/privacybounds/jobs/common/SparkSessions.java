@@ -1,5 +1,14 @@
 package org.privacybounds.jobs.common;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
@@ -59,7 +68,7 @@ public final class SparkSessions {
         if (m.equals("local")) {
             return 1;
         }
-        java.util.regex.Matcher x = java.util.regex.Pattern.compile("local\\[(\\*|\\d+)(,\\d+)?\\]").matcher(m);
+        Matcher x = Pattern.compile("local\\[(\\*|\\d+)(,\\d+)?\\]").matcher(m);
         if (!x.matches()) {
             return null;
         }
@@ -78,10 +87,10 @@ public final class SparkSessions {
         String last = null;
         for (String hp : master.substring("spark://".length()).split(",")) {
             int colon = hp.lastIndexOf(':');
-            try (java.net.Socket s = new java.net.Socket()) {
-                s.connect(new java.net.InetSocketAddress(hp.substring(0, colon), Integer.parseInt(hp.substring(colon + 1))), 5000);
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(hp.substring(0, colon), Integer.parseInt(hp.substring(colon + 1))), 5000);
                 return;
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 last = hp + " (" + e.getMessage() + ")";
             }
         }
@@ -123,14 +132,14 @@ public final class SparkSessions {
         }
     }
 
-    private static java.nio.file.Path runFolder;
+    private static Path runFolder;
 
     /** The scratch folder of this run (created on first use). */
-    static synchronized java.nio.file.Path runFolder() {
+    static synchronized Path runFolder() {
         if (runFolder == null) {
             try {
-                runFolder = java.nio.file.Files.createTempDirectory("privacy-bounds-run-");
-                java.nio.file.Path created = runFolder;
+                runFolder = Files.createTempDirectory("privacy-bounds-run-");
+                Path created = runFolder;
                 // removed at exit whatever happens (a finished run removes it earlier, after Spark stops)
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     try {
@@ -139,8 +148,8 @@ public final class SparkSessions {
                         // Spark may still be deleting its own files in there
                     }
                 }, "privacy-bounds-scratch"));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return runFolder;
@@ -151,7 +160,7 @@ public final class SparkSessions {
         if (runFolder != null) {
             try {
                 OutputDir.deleteTree(runFolder);
-            } catch (java.io.UncheckedIOException e) {
+            } catch (UncheckedIOException e) {
                 // a scratch file still open: the OS temp cleaner takes it
             }
             runFolder = null;

@@ -1,8 +1,14 @@
 package org.privacybounds.jobs.ensemble;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -12,13 +18,13 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.privacybounds.guarantee.Composition;
-import org.privacybounds.guarantee.Guarantee;
-import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
+import org.privacybounds.guarantee.Composition;
+import org.privacybounds.guarantee.Guarantee;
+import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.InputFiles;
@@ -37,7 +43,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-
 import scala.Tuple2;
 
 /** {@code darrm-aggregate}: private majority labels for a table of teacher votes (the private-prediction use of Section 6.2). */
@@ -107,7 +112,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
                         "DaRRM with this gamma is %s (m eps, delta) = (%s, %s)-DP (worst multiset %s), so its labels would not carry that guarantee; "
                                 + "see darrm-verify, or use --family opt", cert.verdict() == Verdict.FAILS ? "not" : "not provably",
                         target.mEpsilon().stripTrailingZeros().toPlainString(), target.delta().stripTrailingZeros().toPlainString(),
-                        java.util.Arrays.toString(cert.worstMultiset())));
+                        Arrays.toString(cert.worstMultiset())));
             }
             int k = setting.resolved().k();
             long seed = common.seed;
@@ -177,7 +182,7 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
     }
 
     /** One row of --votes: K cells, each 0 or 1 (or the positive label against any other value). */
-    record VoteRow(int k, String positive, String file) implements java.io.Serializable {
+    record VoteRow(int k, String positive, String file) implements Serializable {
         /** The number of ones among the row's K votes, or exit 2 naming the file as given, the row and the value. */
         int ones(String[] cells, long row) {
             if (cells.length != k) {
@@ -198,16 +203,16 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
         }
 
         /** Checks the first {@code rows} rows below the header. */
-        void scan(java.nio.file.Path votes, long rows) {
+        void scan(Path votes, long rows) {
             CsvParser parser = new CsvParser(new CsvParserSettings());
-            try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(votes, java.nio.charset.StandardCharsets.UTF_8)) {
+            try (BufferedReader r = Files.newBufferedReader(votes, StandardCharsets.UTF_8)) {
                 String line = r.readLine(); // the header
                 for (long i = 1; i <= rows && (line = r.readLine()) != null; i++) {
                     if (!line.isBlank()) {
                         ones(parser.parseLine(line), i + 1);
                     }
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new UserInputException("--votes", file, "cannot be read (" + e.getMessage() + ")");
             }
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.privacybounds.ensemble.ConstraintSet;
@@ -38,7 +39,7 @@ import picocli.CommandLine.Spec;
 /** {@code darrm-optimize}: the optimal DaRRM noise function by constraint generation, with its certificate. */
 @Command(name = "darrm-optimize", header = "The optimal noise function gamma of DaRRM by linear programming, with a certificate.", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The most accurate private majority of K (eps, Delta)-DP mechanisms that is (m eps, delta)-DP (DaRRM, DaRRM paper):",
-                "gamma_opt minimises the exact linearised error under the prior (spec section 5.1) subject to every privacy",
+                "gamma_opt minimises the exact linearised error under the prior (Appendix C.2, computed exactly) subject to every privacy",
                 "constraint of Lemma 3.4 (all multisets of the 8 or 4 corners of the DP polygon: 31,824 at K = 11, 2.7e7 at K = 35",
                 "with Delta > 0). Constraint generation: a small master LP (ojAlgo), a separation scan over all of P distributed over",
                 "executors, the most violated rows added, until none exceeds the bound. The result is certified so that rounding cannot",
@@ -228,7 +229,7 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
                     double[] g = fam.getValue();
                     cols = cols.number("gamma_" + fam.getKey(), l -> g[l]);
                 }
-                out.writeString("gamma.csv", cols.csv(java.util.stream.IntStream.rangeClosed(0, set.k()).boxed().toList()));
+                out.writeString("gamma.csv", cols.csv(IntStream.rangeClosed(0, set.k()).boxed().toList()));
                 plot(out, set.k(), r.gamma(), families, errors, first);
                 out.commit();
             }

@@ -1,6 +1,7 @@
 package org.privacybounds.jobs.ensemble;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -106,7 +107,7 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
                             case UNDECIDED -> "UNDECIDED (no precision up to " + HighPrecisionVerifier.MAX_DIGITS + " digits separates the cost from the bound)";
                         });
                 o.println("worst multiset (counts of the corners " + Json.write(Json.MAPPER.valueToTree(set.corners())) + "): "
-                        + java.util.Arrays.toString(c.worstMultiset()));
+                        + Arrays.toString(c.worstMultiset()));
                 o.println("decided by: " + c.arithmetic());
             }
             o.flush();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -118,7 +119,7 @@ public final class GammaSource {
             if (rows.size() < 2) {
                 throw new UserInputException("--gamma-file", file, "needs a header row and gamma(0..K), one value per row");
             }
-            List<String> header = java.util.Arrays.asList(rows.get(0));
+            List<String> header = Arrays.asList(rows.get(0));
             int col = header.indexOf("gamma_opt") >= 0 ? header.indexOf("gamma_opt") : header.indexOf("gamma") >= 0 ? header.indexOf("gamma") : header.size() - 1;
             List<Double> g = new ArrayList<>();
             for (int i = 1; i < rows.size(); i++) {

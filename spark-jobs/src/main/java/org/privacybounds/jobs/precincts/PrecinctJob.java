@@ -23,10 +23,11 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.privacybounds.smoothed.Direction;
 import org.privacybounds.jobs.common.InputFiles;
+import org.privacybounds.smoothed.Direction;
 import org.privacybounds.smoothed.PrecinctPrivacy;
 import org.privacybounds.smoothed.ProfileValue;
+import org.privacybounds.validation.BadInputException;
 
 import com.univocity.parsers.csv.CsvParser;
 import com.univocity.parsers.csv.CsvParserSettings;
@@ -181,7 +182,7 @@ public final class PrecinctJob {
         for (int i = 0; i < c.length; i++) {
             total += counts[i];
             if (total > Integer.MAX_VALUE) {
-                throw new org.privacybounds.validation.BadInputException("--data", county + " / " + precinct, "a precinct of more than " + Integer.MAX_VALUE
+                throw new BadInputException("--data", county + " / " + precinct, "a precinct of more than " + Integer.MAX_VALUE
                         + " ballots");
             }
             c[i] = (int) counts[i];

@@ -15,9 +15,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.privacybounds.jobs.common.HadoopLocations;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.UserInputException;
@@ -177,10 +180,10 @@ public final class PrecinctReturns {
     public static Dataset<Row> read(SparkSession spark, List<Checked> files, Columns c) {
         Dataset<Row> all = null;
         for (Checked f : files) {
-            org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType();
+            StructType schema = new StructType();
             for (int i = 0; i < f.width(); i++) {
                 String name = i < f.header().size() ? f.header().get(i) : "_blank" + i;
-                schema = schema.add(name.isEmpty() ? "_blank" + i : name, org.apache.spark.sql.types.DataTypes.StringType, true);
+                schema = schema.add(name.isEmpty() ? "_blank" + i : name, DataTypes.StringType, true);
             }
             Dataset<Row> raw = spark.read().schema(schema).option("header", true).option("enforceSchema", true).option("mode", "PERMISSIVE")
                     .csv(InputFiles.sparkPath(f.file()));
@@ -192,7 +195,7 @@ public final class PrecinctReturns {
         return all;
     }
 
-    private static org.apache.spark.sql.Column column(Dataset<Row> raw, String name) {
+    private static Column column(Dataset<Row> raw, String name) {
         for (String h : raw.columns()) {
             if (h.trim().equalsIgnoreCase(name.trim())) {
                 return col("`" + h.replace("`", "``") + "`");

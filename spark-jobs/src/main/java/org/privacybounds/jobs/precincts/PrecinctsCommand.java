@@ -5,8 +5,10 @@ import static org.apache.spark.sql.functions.concat_ws;
 import static org.apache.spark.sql.functions.explode;
 
 import java.io.PrintWriter;
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,13 +27,14 @@ import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
-import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.Decimals;
+import org.privacybounds.smoothed.AdjustedUtility;
 import org.privacybounds.smoothed.PrecinctPrivacy;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -198,7 +201,7 @@ public final class PrecinctsCommand implements Callable<Integer> {
         if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) > 0 || (lost && f.compareTo(BigDecimal.ONE) == 0)) {
             throw new UserInputException(option, text, lost ? "must be in the open interval (0, 1)" : "must be in (0, 1]");
         }
-        org.privacybounds.smoothed.AdjustedUtility.epsilonOfThreshold(threshold);
+        AdjustedUtility.epsilonOfThreshold(threshold);
         return lost ? PrecinctPrivacy.Setting.lostFraction(f, eps, threshold) : PrecinctPrivacy.Setting.sampleFraction(f, eps, threshold);
     }
 
@@ -264,7 +267,7 @@ public final class PrecinctsCommand implements Callable<Integer> {
     }
 
     /** Names outside the candidates by votes, largest first, then by name. */
-    enum OtherNameOrder implements java.util.Comparator<Tuple2<String, long[]>>, java.io.Serializable {
+    enum OtherNameOrder implements Comparator<Tuple2<String, long[]>>, Serializable {
         INSTANCE;
 
         @Override

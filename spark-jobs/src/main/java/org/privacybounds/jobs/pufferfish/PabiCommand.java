@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.pufferfish;
 
+import java.awt.Color;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -15,18 +16,18 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.CommonOptions;
-import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.Json;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
-import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.WorkLimit;
-import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
+import org.privacybounds.pufferfish.pabi.NoisyGradientDescent;
 import org.privacybounds.pufferfish.pabi.Pabi;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -386,8 +387,8 @@ public final class PabiCommand implements Callable<Integer> {
                     + (points.size() > corrCount(points) ? ", " + p.strategy().label() + ", sigma = " + p.setting().sigma() : "");
             series.add(new Plots.Series(name, x, log10(curves.get(k)[0]), false, Plots.sequential(k, shown)));
         }
-        series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0)[1]), true, java.awt.Color.GRAY));
-        series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0)[2]), true, java.awt.Color.BLACK));
+        series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0)[1]), true, Color.GRAY));
+        series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0)[2]), true, Color.BLACK));
         String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha = 2, L = sigma = eta = C = ||a - b|| = 1)"
                 : "PABI bound of noisy gradient descent (" + settings(points) + ", secret index " + secretIndex + ")"
                         + (points.size() > shown ? ", first " + shown + " of " + points.size() + " settings" : "");

@@ -16,8 +16,9 @@ import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
-import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Progress;
+import org.privacybounds.jobs.common.RunRecord;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.pufferfish.DiscreteLaw;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
                 "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
                 "  scripts/privacy-bounds pufferfish-sensitivity --table1 --out out/table1   # about 15 s"})
-public final class PufferfishSensitivityCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
+public final class PufferfishSensitivityCommand implements Callable<Integer>, RunRecord.EffectiveDefaults {
     @Spec
     CommandSpec spec;
 

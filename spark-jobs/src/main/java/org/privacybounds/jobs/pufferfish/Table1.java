@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Table 1 of the Renyi Pufferfish paper from the three UCI files, beside the printed values, with
- * the two printed numbers that do not reproduce marked (spec pufferfish.md sections 7 and 8.1).
+ * the two printed numbers that do not reproduce marked (docs/commands/pufferfish-sensitivity.md).
  */
 final class Table1 {
     /** One row: file, columns, query, declared domain (DP sensitivity), the paper's three printed numbers. */

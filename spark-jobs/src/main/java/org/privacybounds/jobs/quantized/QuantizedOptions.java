@@ -123,7 +123,7 @@ public final class QuantizedOptions {
         if (p.length != 3) {
             return text.trim();
         }
-        return switch (p[0].toLowerCase(java.util.Locale.ROOT)) {
+        return switch (p[0].toLowerCase(Locale.ROOT)) {
             case "gauss", "gaussian", "normal" -> "N(" + p[1] + ", " + p[2] + "^2)";
             case "laplace" -> "Laplace(" + p[1] + ", sd " + p[2] + ")";
             case "laplace-scale" -> "Laplace(" + p[1] + ", scale " + p[2] + ")";

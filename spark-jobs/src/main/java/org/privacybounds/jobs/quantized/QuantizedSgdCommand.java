@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.quantized;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,8 +22,8 @@ import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.quantized.MonteCarloMean;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
-import org.privacybounds.quantized.SmoothedSgd;
 import org.privacybounds.quantized.SmoothedSgd.StepBound;
+import org.privacybounds.quantized.SmoothedSgd;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -280,7 +281,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             double ep = eps[e];
             List<StepBound> sel = rows.stream().filter(r -> r.epsilon() == ep).toList();
             double[] x = sel.stream().mapToDouble(StepBound::n).toArray();
-            java.awt.Color col = Plots.ordered(e, eps.length);
+            Color col = Plots.ordered(e, eps.length);
             series.add(new Plots.Series("mean delta(x), eps = " + Plots.num(ep), x, sel.stream().mapToDouble(r -> Math.log10(r.meanAtArgmax())).toArray(),
                     false, col).variant(e));
             // a lower limit of 0 has no place on a log axis: the legend says where it is not drawn
@@ -294,11 +295,11 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         }
         List<StepBound> ref = rows.stream().filter(r -> r.epsilon() == eps[0]).toList();
         double[] x = ref.stream().mapToDouble(StepBound::n).toArray();
-        series.add(new Plots.Series("1/n", x, ref.stream().mapToDouble(r -> Math.log10(r.inverseN())).toArray(), true, new java.awt.Color(0x555555)));
-        series.add(new Plots.Series("DP delta bound T/n", x, ref.stream().mapToDouble(r -> Math.log10(r.dpDelta())).toArray(), true, new java.awt.Color(0xe377c2)));
+        series.add(new Plots.Series("1/n", x, ref.stream().mapToDouble(r -> Math.log10(r.inverseN())).toArray(), true, new Color(0x555555)));
+        series.add(new Plots.Series("DP delta bound T/n", x, ref.stream().mapToDouble(r -> Math.log10(r.dpDelta())).toArray(), true, new Color(0xe377c2)));
         List<String> dists = new ArrayList<>();
         params.get("distributions").forEach(d -> dists.add(QuantizedOptions.describe(d.asText())));
-        Plots.figure(String.format(java.util.Locale.ROOT, "Smoothed DP of one SGD step: %d-bit gradients of %s, batch %s; %s %% %s interval",
+        Plots.figure(String.format(Locale.ROOT, "Smoothed DP of one SGD step: %d-bit gradients of %s, batch %s; %s %% %s interval",
                 params.get("bits").asInt(), String.join(" and ", dists), params.get("batchSize").asText(),
                 Plots.num(params.get("confidence").asDouble() * 100), params.get("ci").asText().equals("empirical-bernstein") ? "empirical Bernstein" : "Student t (approximate)"))
                 .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta (log scale)", Plots.Scale.LOG10).addAll(series).save(png);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -14,9 +15,9 @@ import org.privacybounds.quantized.CodeGrid;
 import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
-import org.privacybounds.quantized.SmoothedSgd;
 import org.privacybounds.quantized.SmoothedSgd.Estimate;
 import org.privacybounds.quantized.SmoothedSgd.StepBound;
+import org.privacybounds.quantized.SmoothedSgd;
 import org.privacybounds.validation.BadInputException;
 
 /**
@@ -96,7 +97,7 @@ public final class QuantizedSgdJob {
             }
         }
         // each item: assignment a = item / trials, trial t = item % trials
-        org.apache.spark.api.java.function.Function<int[], List<SmoothedSgd.Trial>> slice = range -> {
+        Function<int[], List<SmoothedSgd.Trial>> slice = range -> {
             SamplingAverageMechanism m = new SamplingAverageMechanism(r.grid(), sampleSize, r.rounding());
             List<SmoothedSgd.Trial> res = new ArrayList<>();
             for (int item = range[0]; item < range[1]; item++) {

@@ -1,7 +1,9 @@
 package org.privacybounds.jobs.smoothed;
 
 import java.awt.Color;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.file.Path;
@@ -25,9 +27,11 @@ import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.RunRecord;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
+import org.privacybounds.numeric.Decimals;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.AdjustedUtility;
 import org.privacybounds.smoothed.ElectionPrivacy;
@@ -60,7 +64,7 @@ import picocli.CommandLine.Spec;
                 "      --years 1920:2020 --lost-fraction 0.002 --threshold 0.51 --out out/figure1",
                 "  scripts/privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
                 "      --votes-columns dem_votes,rep_votes --lost-fraction 0.0001 --threshold 0.6 --json"})
-public final class ElectionHistoryCommand implements Callable<Integer>, org.privacybounds.jobs.common.RunRecord.EffectiveDefaults {
+public final class ElectionHistoryCommand implements Callable<Integer>, RunRecord.EffectiveDefaults {
     static final String DEFAULT_DATA = "datasets/smoothed_dp_paper_election_history_1900_2020.csv";
 
     @Spec
@@ -113,7 +117,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
 
     /** What the executors need, serialisable. */
     record Params(String lostFraction, String eta, SampleSize.Rounding rounding, double threshold, Sampling sampling,
-            UtilityForm form, String yearColumn, String colA, String colB) implements java.io.Serializable {
+            UtilityForm form, String yearColumn, String colA, String colB) implements Serializable {
     }
 
     /** Without --lost-fraction or --eta the run loses 0.2 % of the ballots: that is its parameter. */
@@ -339,7 +343,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
         List<String[]> all;
         try {
             all = Csv.parse(localFile);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UserInputException("--data", data, "cannot be read: " + e.getMessage());
         }
         List<String> header = Arrays.asList(all.get(0));
@@ -387,7 +391,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, org.priv
 
     private static BigDecimal parseDecimal(String option, String v) {
         try {
-            return org.privacybounds.numeric.Decimals.parse(v);
+            return Decimals.parse(v);
         } catch (NumberFormatException e) {
             throw new UserInputException(option, v, "must be a decimal number (|exponent| <= 1000)");
         }

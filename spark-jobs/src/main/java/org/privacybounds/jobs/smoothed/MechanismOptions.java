@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** Mechanism options of the smoothed-DP commands (../shared/design/cli.md); the noise of Algorithm 4 is {@link NoiseOptions} (profile only). */
+/** Mechanism options of the smoothed-DP commands (docs/index.md); the noise of Algorithm 4 is {@link NoiseOptions} (profile only). */
 public final class MechanismOptions {
     /** Exactly one way to give the sample size. */
     public static final class Size {

@@ -2,15 +2,23 @@ package org.privacybounds.jobs.smoothed;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.util.ArrayList;
-import java.util.List;
-
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.precincts.PrecinctJob;
+import org.privacybounds.jobs.precincts.PrecinctReturns;
+import org.privacybounds.jobs.precincts.PrecinctSelection;
+import org.privacybounds.numeric.Decimals;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.PolytopeBounds;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -67,7 +75,7 @@ public final class PiOptions {
     String precinctPoints;
 
     @picocli.CommandLine.Mixin
-    org.privacybounds.jobs.precincts.PrecinctSelection precincts;
+    PrecinctSelection precincts;
 
     /** True when Pi comes from precinct returns, which Spark reads. */
     public boolean needsSpark() {
@@ -80,29 +88,29 @@ public final class PiOptions {
     }
 
     /** Pi from precinct returns, read and summed on the executors: one share vector per precinct (or county) with ballots. */
-    public DistributionSet read(org.apache.spark.sql.SparkSession spark) {
+    public DistributionSet read(SparkSession spark) {
         if (source.precincts == null) {
             return read();
         }
         if (!precincts.given()) {
             throw new UserInputException("--candidates", "(none)", "--distributions-from-precincts needs the candidate categories, e.g. --candidates 'A,B'");
         }
-        boolean county = switch (precinctPoints.trim().toLowerCase(java.util.Locale.ROOT)) {
+        boolean county = switch (precinctPoints.trim().toLowerCase(Locale.ROOT)) {
             case "precinct" -> false;
             case "county" -> true;
             default -> throw new UserInputException("--precinct-points", precinctPoints, "must be precinct or county");
         };
-        var files = org.privacybounds.jobs.precincts.PrecinctReturns.check(org.privacybounds.jobs.precincts.PrecinctReturns.files(source.precincts),
+        var files = PrecinctReturns.check(PrecinctReturns.files(source.precincts),
                 precincts.columns());
         var categories = precincts.categories();
-        var jsc = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext());
-        var cells = org.privacybounds.jobs.precincts.PrecinctJob.cells(jsc, files, precincts.columns(), precincts.office(), categories);
+        var jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        var cells = PrecinctJob.cells(jsc, files, precincts.columns(), precincts.office(), categories);
         var bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0).take(1);
         if (!bad.isEmpty()) {
             throw new UserInputException("--distributions-from-precincts", bad.get(0).file(), "a vote count is not a whole number: precinct '"
                     + bad.get(0).precinct() + "', '" + bad.get(0).votesText() + "'");
         }
-        var hist = org.privacybounds.jobs.precincts.PrecinctJob.histograms(cells, categories.names().size(), jsc.defaultParallelism());
+        var hist = PrecinctJob.histograms(cells, categories.names().size(), jsc.defaultParallelism());
         if (county) {
             hist = hist.mapToPair(t -> new scala.Tuple2<>(t._1().substring(0, t._1().indexOf('\u0000')) + '\u0000', t._2())).reduceByKey((a, b) -> {
                 long[] s = a.clone();
@@ -112,14 +120,14 @@ public final class PiOptions {
                 return s;
             });
         }
-        List<scala.Tuple2<String, long[]>> rows = hist.filter(t -> java.util.Arrays.stream(t._2()).sum() > 0).sortByKey().collect();
+        List<scala.Tuple2<String, long[]>> rows = hist.filter(t -> Arrays.stream(t._2()).sum() > 0).sortByKey().collect();
         if (rows.isEmpty()) {
             throw new UserInputException("--distributions-from-precincts", source.precincts, "has no ballots of office " + precincts.office());
         }
         List<double[]> pts = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         for (scala.Tuple2<String, long[]> t : rows) {
-            long total = java.util.Arrays.stream(t._2()).sum();
+            long total = Arrays.stream(t._2()).sum();
             double[] p = new double[t._2().length];
             for (int i = 0; i < p.length; i++) {
                 p[i] = (double) t._2()[i] / total;
@@ -165,8 +173,8 @@ public final class PiOptions {
             throw new UserInputException("--max-vertices", maxVertices, "must be at least the " + m + " categories when the hull is bounded (the enclosing simplex has "
                     + m + " vertices)");
         }
-        return new Reduced(null, org.privacybounds.smoothed.sdp.PolytopeBounds.enclosingSimplex(points),
-                org.privacybounds.smoothed.sdp.PolytopeBounds.inner(points, maxVertices, 20261123L), hullVertices);
+        return new Reduced(null, PolytopeBounds.enclosingSimplex(points),
+                PolytopeBounds.inner(points, maxVertices, 20261123L), hullVertices);
     }
 
     /** The set as given, read on the driver (a small file: no Spark). */
@@ -298,7 +306,7 @@ public final class PiOptions {
 
     private static BigDecimal votes(String v, String col, int r) {
         try {
-            BigDecimal d = org.privacybounds.numeric.Decimals.parse(v);
+            BigDecimal d = Decimals.parse(v);
             if (d.signum() < 0) {
                 throw new NumberFormatException();
             }

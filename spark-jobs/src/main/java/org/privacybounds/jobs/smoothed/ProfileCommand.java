@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
@@ -181,7 +182,7 @@ public final class ProfileCommand implements Callable<Integer> {
         return Columns.<Row>of().number("epsilon", Row::epsilon).shown("epsilon", "%-12.6g")
             .number("delta", r -> r.value().delta()).shown("delta", "%-14.6e").number("log10Delta", r -> r.value().log10Delta()).shown("log10delta", "%-12.6f")
             .number("dpDelta", Row::dpDelta).shown("dpDelta", "%-12.6g").optionalNumber("remark8Bound", Row::remark8Bound)
-            .textOnly("remark8", "%-12s", r -> r.remark8Bound() == null ? "n/a" : String.format(java.util.Locale.ROOT, "%.4g", r.remark8Bound()))
+            .textOnly("remark8", "%-12s", r -> r.remark8Bound() == null ? "n/a" : String.format(Locale.ROOT, "%.4g", r.remark8Bound()))
             .number("relativeErrorBound", r -> r.value().relativeErrorBound()).shown("relErr", "%-10.1e").string("worstNeighbor", Row::worstText)
             .shown("worst neighbour", "%s");
     }

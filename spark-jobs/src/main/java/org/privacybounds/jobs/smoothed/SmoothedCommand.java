@@ -4,7 +4,9 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.CommonOptions;
@@ -95,7 +97,7 @@ public final class SmoothedCommand implements Callable<Integer> {
         List<String> l = new ArrayList<>();
         for (int c = 0; c < m; c++) {
             double[] p = new double[m];
-            java.util.Arrays.fill(p, 0.5 / m);
+            Arrays.fill(p, 0.5 / m);
             p[c] += 0.5;
             v.add(p);
             l.add("v" + c);
@@ -125,7 +127,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             double[] table = VertexEnumeration.tableEstimate((int) n, reduced.exact().categories(), reduced.exact().size(), eps.length);
             beyond = table[0] <= common.maxWork;
             if (beyond) {
-                spec.commandLine().getErr().printf(java.util.Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
+                spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
                         + " reporting certified bounds from the table of delta instead (%s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(table[0]));
                 cost = table;
             }
@@ -147,7 +149,7 @@ public final class SmoothedCommand implements Callable<Integer> {
             }
             int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
             long t0 = System.nanoTime();
-            java.util.function.Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
+            Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
             DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
             List<SmoothedValue> values;
             List<SmoothedValue> lower;
@@ -222,11 +224,11 @@ public final class SmoothedCommand implements Callable<Integer> {
                     } else {
                         // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
                         o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
-                                String.format(java.util.Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lower.get(i).log10Delta()));
+                                String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lower.get(i).log10Delta()));
                         o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
                                 Arrays.toString(lower.get(i).argmaxAssignment()), beyond
                                         ? "lower bound: that assignment's value lowered by 1e-7 relative and its truncation bound"
-                                        : String.format(java.util.Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e",
+                                        : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e",
                                                 lower.get(i).relativeErrorBound()));
                     }
                 }

@@ -5,14 +5,15 @@ import java.util.function.Consumer;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.VertexEnumeration;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.Expectation;
 import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.smoothed.sdp.VertexEnumeration;
 
 /**
  * Chooses and runs the delta_SDP method for one n: the large-n method where it applies (two categories, at most two
@@ -45,7 +46,7 @@ public final class SmoothedRunner {
      */
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
         if (method(hull, sampling).equals("large-n")) {
-            // measured (issue 19): 5-16 core seconds at n = 1e8-1.55e8 with 4 eps; the estimate stays above that by 2-4x
+            // measured (docs/benchmarks.md): 5-16 core seconds at n = 1e8-1.55e8 with 4 eps; the estimate stays above that by 2-4x
             // memory: a double and a flag per block (at most 2^23 blocks), a reference per 4,096 h of the delta cache
             return new double[] {2 + 5e-4 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * Math.min(n / 256.0, 1 << 23) + n / 1024.0};
         }
@@ -82,7 +83,7 @@ public final class SmoothedRunner {
         if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
         }
-        return org.privacybounds.jobs.common.LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
+        return LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
                 LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo()
                 .withParallelEpsilons().withWorkLimit(maxWorkSeconds).onProgress(progress).solve());
     }

@@ -1,11 +1,13 @@
 package org.privacybounds.jobs.smoothed;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.SparkSession;
@@ -157,7 +159,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
                 }
                 // the measured seconds per estimated core-second so far, applied to the estimated cost of the n still to do
                 double eta = computed == 0 ? 0 : elapsed / computedCost * remainingCost;
-                spec.commandLine().getErr().printf(java.util.Locale.ROOT, "smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
+                spec.commandLine().getErr().printf(Locale.ROOT, "smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
                         i + 1, ns.size(), n, resumed, rate * 60, elapsed, eta);
             }
             ObjectNode root = Json.object();
@@ -217,8 +219,8 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             }
         }
         double[] x = inv.stream().mapToDouble(p -> p[0]).toArray();
-        series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new java.awt.Color(0x555555)));
-        series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new java.awt.Color(0xe377c2)));
+        series.add(new Plots.Series("1/n", x, inv.stream().mapToDouble(p -> p[1]).toArray(), true, new Color(0x555555)));
+        series.add(new Plots.Series("DP delta (any eps)", x, inv.stream().mapToDouble(p -> p[2]).toArray(), true, new Color(0xe377c2)));
         Plots.figure("Smoothed DP of the sampling-histogram mechanism: " + setting + " (" + (hull.startsWith("symmetric") ? "symmetric hull" : "hull of Pi")
                 + ")")
                 .x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta_SDP (log scale)", Plots.Scale.LOG10).addAll(series).save(png);

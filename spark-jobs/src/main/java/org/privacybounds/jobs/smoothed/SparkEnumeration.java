@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
+import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -157,7 +158,7 @@ final class SparkEnumeration {
         if (b < 0 || b > a) {
             return 0;
         }
-        return Math.exp(org.apache.commons.numbers.combinatorics.LogBinomialCoefficient.value(a, b));
+        return Math.exp(LogBinomialCoefficient.value(a, b));
     }
 
     static String describe(int[] r) {

@@ -1,5 +1,6 @@
 package org.privacybounds.jobs.teachers;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +29,7 @@ public final class TeacherTraining {
     }
 
     /** The public query pool (held out) and the K teachers' disjoint shards. */
-    public record Split(LabelledImages queries, LabelledImages[] shards) implements java.io.Serializable {
+    public record Split(LabelledImages queries, LabelledImages[] shards) implements Serializable {
     }
 
     /**

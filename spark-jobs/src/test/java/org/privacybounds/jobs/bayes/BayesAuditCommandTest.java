@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.Json;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,13 +40,13 @@ class BayesAuditCommandTest extends SparkTestSession {
                 "expectedHellinger", "isPureDP"}) {
                 assertTrue(x.has(f), f);
             }
-            // no mechanism exceeds its eps in this setting (spec E.4): delta at the nominal eps is exactly 0
+            // no mechanism exceeds its eps in this setting: delta at the nominal eps is exactly 0
             assertTrue(x.get("isPureDP").asBoolean(), x.toString());
             assertEquals(0.0, x.get("worstCaseDelta").asDouble());
             JsonNode w = x.get("witness");
             assertEquals(1, Math.abs(w.get("k").asInt() - w.get("kNeighbor").asInt()));
         }
-        // realised loss / eps of the local mechanism (spec E.4: 0.635 at n = 10, 0.86 at n = 100)
+        // realised loss / eps of the local mechanism (0.635 at n = 10, 0.86 at n = 100, recomputed)
         assertEquals(0.635, row(rows, "local", 10, 0.1).get("maxLogRatio").asDouble() / 0.1, 0.001);
         assertEquals(0.86, row(rows, "local", 100, 0.1).get("maxLogRatio").asDouble() / 0.1, 0.005);
         assertTrue(row(rows, "global", 100, 1).get("maxLogRatio").asDouble() <= 1);
@@ -82,14 +86,14 @@ class BayesAuditCommandTest extends SparkTestSession {
         assertEquals(1 + 3 * 3, Files.readAllLines(out.resolve("rows.csv")).size());
         assertEquals(9, spark.read().parquet(out.resolve("rows.parquet").toString()).count());
         // privacy-loss.png: loss / nominal eps, one reference line at 1; utility.png: a log axis with labelled ticks
-        JsonNode loss = org.privacybounds.testing.PlotAssertions.figure(out.resolve("privacy-loss.png"));
-        assertEquals(java.util.List.of("global, eps = 1", "local, eps = 1", "smooth, eps = 1", "nominal eps (ratio 1)"), org.privacybounds.testing.PlotAssertions.names(loss));
+        JsonNode loss = PlotAssertions.figure(out.resolve("privacy-loss.png"));
+        assertEquals(List.of("global, eps = 1", "local, eps = 1", "smooth, eps = 1", "nominal eps (ratio 1)"), PlotAssertions.names(loss));
         assertEquals(1.0, loss.get("series").get(3).get("points").get(0).get(1).asDouble());
-        JsonNode first = org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile()).get("rows").get(0);
+        JsonNode first = Json.MAPPER.readTree(out.resolve("result.json").toFile()).get("rows").get(0);
         assertEquals(first.get("maxLogRatio").asDouble() / first.get("epsilon").asDouble(),
-                org.privacybounds.testing.PlotAssertions.series(loss, first.get("mechanism").asText() + ", eps = 1").get("points").get(0).get(1).asDouble(),
+                PlotAssertions.series(loss, first.get("mechanism").asText() + ", eps = 1").get("points").get(0).get(1).asDouble(),
                 1e-12);
-        JsonNode util = org.privacybounds.testing.PlotAssertions.figure(out.resolve("utility.png"));
+        JsonNode util = PlotAssertions.figure(out.resolve("utility.png"));
         assertEquals("log10", util.get("y").get("scale").asText());
         assertTrue(util.get("y").get("ticks").size() >= 2);
     }
@@ -107,7 +111,7 @@ class BayesAuditCommandTest extends SparkTestSession {
     }
 
     static String[] concat(String[] a, String... b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.Json;
 import org.privacybounds.testing.MadeUpSchemeFileSystem;
 import org.privacybounds.testing.SparkTestSession;
 
@@ -47,7 +49,7 @@ class ObjectStoreOutputTest extends SparkTestSession {
     private static String[] historyAt(String threshold, String... more) {
         String[] base = {"election-history", "--data", root().resolve("datasets/smoothed_dp_paper_election_history_1900_2020.csv").toString(),
             "--years", "2000:2020", "--lost-fraction", "0.002", "--threshold", threshold};
-        String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
+        String[] all = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, all, base.length, more.length);
         return all;
     }
@@ -64,7 +66,7 @@ class ObjectStoreOutputTest extends SparkTestSession {
         try (Stream<Path> s = Files.list(store.resolve("bucket/pb"))) {
             assertEquals(List.of("p1"), s.map(p -> p.getFileName().toString()).toList(), "no temporary folder left beside the result");
         }
-        JsonNode stored = org.privacybounds.jobs.common.Json.MAPPER.readTree(written.resolve("result.json").toFile());
+        JsonNode stored = Json.MAPPER.readTree(written.resolve("result.json").toFile());
         assertEquals(r.json().get("rows"), stored.get("rows"));
         assertTrue(r.err().contains("wrote pbtest://bucket/pb/p1"), r.err());
 
@@ -78,7 +80,7 @@ class ObjectStoreOutputTest extends SparkTestSession {
         assertTrue(other.err().contains("other parameters"), other.err());
         Run replaced = run(historyAt("0.6", "--out", "pbtest://bucket/pb/p1", "--overwrite", "--json"));
         assertEquals(0, replaced.exitCode(), replaced.err());
-        assertEquals(0.6, org.privacybounds.jobs.common.Json.MAPPER.readTree(written.resolve("manifest.json").toFile()).get("parameters").get("threshold")
+        assertEquals(0.6, Json.MAPPER.readTree(written.resolve("manifest.json").toFile()).get("parameters").get("threshold")
                 .asDouble());
     }
 
@@ -117,7 +119,7 @@ class ObjectStoreOutputTest extends SparkTestSession {
     }
 
     private static String[] concat(String[] a, String... b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.awt.Color;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -109,7 +110,7 @@ class PlotsTest {
         Plots.figure("title").x("year", Plots.Scale.LINEAR).y("p", Plots.Scale.LOG10)
                 .add(new Plots.Series("d", new double[] {1, 2}, new double[] {-5, -7}, false, new Color(0x1f77b4))).save(png);
         byte[] bytes = Files.readAllBytes(png);
-        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(bytes, 4));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(bytes, 4));
         JsonNode j = Json.MAPPER.readTree(Plots.jsonOf(png).toFile());
         assertEquals("title", j.get("title").asText());
         assertEquals("log10", j.get("y").get("scale").asText());

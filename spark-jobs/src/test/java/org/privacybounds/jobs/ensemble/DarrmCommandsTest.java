@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,21 +40,21 @@ class DarrmCommandsTest extends SparkTestSession {
         assertEquals(8, c.get("worstMultiset").size());
         assertTrue(c.get("arithmetic").asText().startsWith("decimal intervals with directed rounding, 60 digits"), c.get("arithmetic").asText());
         assertEquals("yes", c.get("verdict").asText());
-        // spec E1 (N = 4e5): 0.0377; ours from 1e4 draws, within 5 standard errors
+        // the DaRRM paper's Figure 2 setting (N = 4e5): 0.0377; ours from 1e4 draws, within 5 standard errors
         assertEquals(0.0377, j.get("error").asDouble(), 5 * j.get("errorStandardError").asDouble() + 2e-4);
         for (String f : new String[] {"result.json", "gamma.csv", "gamma.png", "error.png"}) {
             assertTrue(Files.isRegularFile(tmp.resolve("o").resolve(f)), f);
         }
         // error.png: the methods on a categorical axis, each with its 95 % interval as an error bar
-        JsonNode err = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("error.png"));
+        JsonNode err = PlotAssertions.figure(tmp.resolve("o").resolve("error.png"));
         assertEquals("category", err.get("x").get("scale").asText());
-        assertEquals(java.util.List.of("gamma_opt", "gamma_sub", "gamma_const"), org.privacybounds.testing.PlotAssertions.tickLabels(err, "x"));
+        assertEquals(List.of("gamma_opt", "gamma_sub", "gamma_const"), PlotAssertions.tickLabels(err, "x"));
         JsonNode opt = err.get("series").get(0).get("points").get(0);
         assertEquals(0, opt.get(0).asDouble());
         assertEquals(j.get("error").asDouble(), opt.get(1).asDouble(), 1e-12);
         assertEquals(1.96 * j.get("errorStandardError").asDouble(), opt.get(2).asDouble(), 1e-12);
         assertEquals(0, err.get("y").get("min").asDouble());
-        JsonNode gammaFig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("gamma.png"));
+        JsonNode gammaFig = PlotAssertions.figure(tmp.resolve("o").resolve("gamma.png"));
         assertEquals(12, gammaFig.get("series").get(0).get("points").size());
         assertEquals(j.get("gamma").get(5).asDouble(), gammaFig.get("series").get(0).get("points").get(5).get(1).asDouble(), 1e-15);
         // the optimized gamma verifies (reading darrm-optimize's own result.json)
@@ -209,7 +212,7 @@ class DarrmCommandsTest extends SparkTestSession {
         };
         for (String[] c : cases) {
             Path out = tmp.resolve("o" + c[0].length() + c.length);
-            String[] args = with(java.util.Arrays.copyOfRange(c, 1, c.length), "--out", out.toString());
+            String[] args = with(Arrays.copyOfRange(c, 1, c.length), "--out", out.toString());
             Run r = run(args);
             assertEquals(2, r.exitCode(), String.join(" ", args) + "\n" + r.err());
             assertTrue(r.err().startsWith("error: " + c[0]), r.err());
@@ -221,7 +224,7 @@ class DarrmCommandsTest extends SparkTestSession {
     }
 
     private static String[] with(String[] base, String... more) {
-        String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
+        String[] a = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, a, base.length, more.length);
         return a;
     }

@@ -6,12 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.PrecinctPrivacy;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,7 +113,7 @@ class PrecinctsCommandTest extends SparkTestSession {
             assertTrue(Files.exists(out.resolve(f)), f);
         }
         assertTrue(r.out().contains("(all)"), r.out());
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("precincts.png"));
+        JsonNode fig = PlotAssertions.figure(out.resolve("precincts.png"));
         assertEquals("log10", fig.get("x").get("scale").asText());
         // bars: each bin's outline is (lo, 0) (lo, c) (hi, c) ... (hi, 0); the bars end at delta = 1 (log10 0) at most
         long plotted = 0;
@@ -120,16 +126,16 @@ class PrecinctsCommandTest extends SparkTestSession {
         for (JsonNode p : pts) {
             assertTrue(p.get(0).asDouble() <= 0, "delta <= 1: " + p);
         }
-        JsonNode result = org.privacybounds.jobs.common.Json.MAPPER.readTree(out.resolve("result.json").toFile());
+        JsonNode result = Json.MAPPER.readTree(out.resolve("result.json").toFile());
         long withBallots = result.get("precinctCount").asLong() - result.get("precinctsWithoutBallots").asLong();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(([\\d,]+) precincts(; ([\\d,]+) with delta exactly 0 not drawn)?\\)")
+        Matcher m = Pattern.compile("\\(([\\d,]+) precincts(; ([\\d,]+) with delta exactly 0 not drawn)?\\)")
                 .matcher(fig.get("series").get(0).get("name").asText());
         assertTrue(m.find(), fig.get("series").get(0).get("name").asText());
         long drawn = Long.parseLong(m.group(1).replace(",", ""));
         long zero = m.group(3) == null ? 0 : Long.parseLong(m.group(3).replace(",", ""));
         assertEquals(drawn, plotted, "every precinct with delta > 0 is in one bar");
         assertEquals(withBallots, drawn + zero, "and with the exact zeros, every precinct with ballots");
-        assertTrue(fig.get("title").asText().contains(String.format(java.util.Locale.ROOT, "%,d precincts with ballots", withBallots)), fig.get("title").asText());
+        assertTrue(fig.get("title").asText().contains(String.format(Locale.ROOT, "%,d precincts with ballots", withBallots)), fig.get("title").asText());
         assertTrue(fig.get("x").get("max").asDouble() <= 0, "the axis ends at delta = 1");
         // a file of its own with other column names, a count that is not a number, a missing column
         Path own = Files.writeString(tmp.resolve("own.csv"), "Ward,Race,Name,Total,County\n1,Mayor,A,10,X\n1,Mayor,B,7,X\n2,Mayor,A,4,X\n2,Mayor,B,n/a,X\n");
@@ -176,7 +182,7 @@ class PrecinctsCommandTest extends SparkTestSession {
     }
 
     private static String[] with(String[] base, String... more) {
-        String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
+        String[] a = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, a, base.length, more.length);
         return a;
     }

@@ -2,6 +2,7 @@ package org.privacybounds.jobs.precincts;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,7 @@ public final class PrecinctsCommandTestSupport {
         try (var files = Files.list(dir)) {
             for (Path f : files.filter(x -> x.toString().endsWith(".csv")).sorted().toList()) {
                 List<String[]> rows = Csv.parse(f);
-                List<String> header = java.util.Arrays.stream(rows.get(0)).map(x -> x == null ? "" : x.trim().toLowerCase(Locale.ROOT)).toList();
+                List<String> header = Arrays.stream(rows.get(0)).map(x -> x == null ? "" : x.trim().toLowerCase(Locale.ROOT)).toList();
                 int county = header.indexOf("county");
                 int precinct = header.indexOf("precinct");
                 int office = header.indexOf("office");

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,7 +28,7 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode t = r.json().get("table1");
         assertEquals(3, t.size());
-        // spec section 9 rows 1-3 (recomputed from the UCI files)
+        // Table 1 rows 1-3 (recomputed from the UCI files)
         assertEquals(395, t.get(0).get("rows").asInt());
         assertEquals(20, t.get(0).get("range").asDouble());
         assertEquals(8, t.get(0).get("wInf").asDouble());
@@ -50,16 +52,16 @@ class PufferfishCommandsTest extends SparkTestSession {
     void table1WritesItsPlot(@TempDir Path tmp) {
         Run r = run("pufferfish-sensitivity", "--table1", "--datasets", root().resolve("datasets").toString(), "--out", tmp.resolve("t1").toString());
         assertEquals(0, r.exitCode(), r.err());
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("t1").resolve("table1.png"));
-        assertEquals(List.of("Student Scores", "Heart Disease", "Adult"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
+        JsonNode fig = PlotAssertions.figure(tmp.resolve("t1").resolve("table1.png"));
+        assertEquals(List.of("Student Scores", "Heart Disease", "Adult"), PlotAssertions.tickLabels(fig, "x"));
         // Student Scores: W_inf = 8 of Delta = 20; Adult: W_2 = 0.4164 of Delta = 1
-        assertEquals(0.4, org.privacybounds.testing.PlotAssertions.series(fig, "Delta_G / Delta (GWM, W_inf)").get("points").get(0).get(1).asDouble(), 1e-12);
-        assertEquals(0.416400, org.privacybounds.testing.PlotAssertions.series(fig, "Delta_G,2 / Delta (Cauchy, W_2)").get("points").get(2).get(1).asDouble(), 1e-6);
+        assertEquals(0.4, PlotAssertions.series(fig, "Delta_G / Delta (GWM, W_inf)").get("points").get(0).get(1).asDouble(), 1e-12);
+        assertEquals(0.416400, PlotAssertions.series(fig, "Delta_G,2 / Delta (Cauchy, W_2)").get("points").get(2).get(1).asDouble(), 1e-6);
         assertEquals(0, fig.get("y").get("min").asDouble());
         assertTrue(fig.get("y").get("max").asDouble() >= 1);
     }
 
-    /** The reported false claim: GAWM's PP delta must contain the approximation's own delta (issue 14). */
+    /** The reported false claim: GAWM's PP delta must contain the approximation's own delta. */
     @Test
     void approximateReleaseClaimsItsOwnDelta(@TempDir Path tmp) throws Exception {
         StringBuilder csv = new StringBuilder("s,x\n");
@@ -122,7 +124,7 @@ class PufferfishCommandsTest extends SparkTestSession {
         }
         assertTrue(Files.isDirectory(tmp.resolve("o").resolve("counts.parquet")));
         // the conditional laws: one series per secret, probabilities in [0, 1], the columns named in the title
-        JsonNode laws = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("o").resolve("conditional-laws.png"));
+        JsonNode laws = PlotAssertions.figure(tmp.resolve("o").resolve("conditional-laws.png"));
         assertEquals(2, laws.get("series").size());
         for (JsonNode series : laws.get("series")) {
             for (JsonNode p : series.get("points")) {
@@ -131,7 +133,7 @@ class PufferfishCommandsTest extends SparkTestSession {
         }
         assertTrue(laws.get("title").asText().contains("G3") && laws.get("title").asText().contains("paid"), laws.get("title").asText());
         String counts = Files.readString(tmp.resolve("o").resolve("counts.csv"));
-        assertTrue(counts.contains("no,0.0,30"), "spec 7: 30 students without paid classes scored 0");
+        assertTrue(counts.contains("no,0.0,30"), "30 students without paid classes scored 0");
     }
 
     @Test
@@ -142,7 +144,7 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals("pabi", j.get("command").asText());
         JsonNode rows = j.get("rows");
         assertEquals(3 * 2 * 3, rows.size());
-        // spec 5.5 reference values (T = 10, 100), dpEpsilon = 1/T and groupEpsilon = T
+        // Figure 5 values (recomputed) (T = 10, 100), dpEpsilon = 1/T and groupEpsilon = T
         assertEquals(10, rows.get(1).get("T").asInt());
         assertEquals("average", rows.get(1).get("strategy").asText());
         assertEquals(0.784, rows.get(1).get("epsilon").asDouble(), 1e-9);
@@ -158,24 +160,24 @@ class PufferfishCommandsTest extends SparkTestSession {
 
         Run f = run("pabi", "--figure", "5", "--out", tmp.resolve("f5").toString());
         assertEquals(0, f.exitCode(), f.err());
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("f5").resolve("figure5.png"));
+        JsonNode fig = PlotAssertions.figure(tmp.resolve("f5").resolve("figure5.png"));
         // legends name rho, not the option text; T = 1..100 labelled every 10 (no run-together labels)
-        assertEquals(List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1", "DP (rho = 0)", "group DP (rho = 1)"), org.privacybounds.testing.PlotAssertions.names(fig));
-        assertEquals(List.of("0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
-        org.privacybounds.testing.PlotAssertions.distinctColours(fig, List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1"));
+        assertEquals(List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1", "DP (rho = 0)", "group DP (rho = 1)"), PlotAssertions.names(fig));
+        assertEquals(List.of("0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"), PlotAssertions.tickLabels(fig, "x"));
+        PlotAssertions.distinctColours(fig, List.of("rho = 0", "rho = 0.1", "rho = 0.2", "rho = 0.8", "rho = 1"));
         assertEquals("log10", fig.get("y").get("scale").asText());
-        assertEquals(Math.log10(0.01), org.privacybounds.testing.PlotAssertions.series(fig, "DP (rho = 0)").get("points").get(99).get(1).asDouble(), 1e-9); // eps = 1/T
+        assertEquals(Math.log10(0.01), PlotAssertions.series(fig, "DP (rho = 0)").get("points").get(99).get(1).asDouble(), 1e-9); // eps = 1/T
         assertTrue(Files.isRegularFile(tmp.resolve("f5").resolve("rows.csv")));
 
         Run f6 = run("pabi", "--figure", "6", "--out", tmp.resolve("f6").toString());
         assertEquals(0, f6.exitCode(), f6.err());
-        JsonNode fig6 = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("f6").resolve("figure6.png"));
-        assertEquals(6, fig6.get("series").size(), org.privacybounds.testing.PlotAssertions.names(fig6).toString());
+        JsonNode fig6 = PlotAssertions.figure(tmp.resolve("f6").resolve("figure6.png"));
+        assertEquals(6, fig6.get("series").size(), PlotAssertions.names(fig6).toString());
 
         Run own = run("pabi", "--steps", "1:1:50", "--correlation", "const:0.2", "--correlation", "inv", "--sigma", "0.5,1", "--out",
                 tmp.resolve("own").toString());
         assertEquals(0, own.exitCode(), own.err());
-        JsonNode pabi = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("own").resolve("pabi.png"));
+        JsonNode pabi = PlotAssertions.figure(tmp.resolve("own").resolve("pabi.png"));
         assertTrue(pabi.get("title").asText().contains("alpha"), pabi.get("title").asText());
         for (JsonNode series : pabi.get("series")) {
             for (JsonNode p : series.get("points")) {
@@ -221,9 +223,9 @@ class PufferfishCommandsTest extends SparkTestSession {
             {"strategy", "pabi", "--steps", "10", "--correlation", "inv", "--secret-index", "3"},
         };
         for (String[] c : cases) {
-            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            String[] args = Arrays.copyOfRange(c, 1, c.length);
             Path out = tmp.resolve("o" + c.length);
-            String[] withOut = java.util.Arrays.copyOf(args, args.length + 2);
+            String[] withOut = Arrays.copyOf(args, args.length + 2);
             withOut[args.length] = "--out";
             withOut[args.length + 1] = out.toString();
             Run r = run(withOut);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +18,7 @@ import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
 import org.privacybounds.quantized.SmoothedSgd;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +36,7 @@ class QuantizedCommandsTest extends SparkTestSession {
     }
 
     private static String[] with(String[] base, String... more) {
-        String[] a = java.util.Arrays.copyOf(base, base.length + more.length);
+        String[] a = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, a, base.length, more.length);
         return a;
     }
@@ -107,11 +110,11 @@ class QuantizedCommandsTest extends SparkTestSession {
             assertTrue(Files.exists(out.resolve(f)), f);
         }
         assertTrue(r.err().contains("quantized-sgd: 2/2 n = 49 done"), r.err());
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("quantized-sgd.png"));
+        JsonNode fig = PlotAssertions.figure(out.resolve("quantized-sgd.png"));
         // with 4 trials the interval's lower limit is 0, which a log axis cannot show: that line is left out, the others drawn
-        assertEquals(java.util.List.of("mean delta(x), eps = 1", "upper limit (smoothed bound), eps = 1", "1/n", "DP delta bound T/n"),
-                org.privacybounds.testing.PlotAssertions.names(fig));
-        assertEquals(Math.log10(1.0 / 49), org.privacybounds.testing.PlotAssertions.series(fig, "1/n").get("points").get(1).get(1).asDouble(), 1e-12);
+        assertEquals(List.of("mean delta(x), eps = 1", "upper limit (smoothed bound), eps = 1", "1/n", "DP delta bound T/n"),
+                PlotAssertions.names(fig));
+        assertEquals(Math.log10(1.0 / 49), PlotAssertions.series(fig, "1/n").get("points").get(1).get(1).asDouble(), 1e-12);
         assertEquals(1 + 2, Files.readAllLines(out.resolve("summary.csv")).size());
         assertEquals(1 + 2 * 2, Files.readAllLines(out.resolve("rows.csv")).size());
         assertTrue(Files.readString(out.resolve("rows.csv")).startsWith("n,T,assignment,epsilon,trials,mean,log10Mean,stdError,ciLow,ciHigh,ciMethod,studentLow,studentHigh,bernsteinLow,bernsteinHigh,maxDelta,heuristicMean,heuristicTightFraction,maxRelativeError\n"));
@@ -142,7 +145,7 @@ class QuantizedCommandsTest extends SparkTestSession {
         }
         // the same database from a CSV file
         Path csv = tmp.resolve("batch.csv");
-        Files.writeString(csv, "code,other\n" + String.join("\n", java.util.Arrays.stream(codes.split(",")).map(c -> c + ",x").toList()) + "\n");
+        Files.writeString(csv, "code,other\n" + String.join("\n", Arrays.stream(codes.split(",")).map(c -> c + ",x").toList()) + "\n");
         Run f = run("quantized-profile", "--codes-file", csv.toString(), "--codes-column", "code", "--batch-size", "4", "--epsilon", "0.5,1", "--json");
         assertEquals(0, f.exitCode(), f.err());
         assertEquals(res.get(1).get("delta").asDouble(), f.json().get("results").get(1).get("delta").asDouble(), 0);

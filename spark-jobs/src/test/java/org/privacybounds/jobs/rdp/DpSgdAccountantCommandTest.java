@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,8 +57,8 @@ class DpSgdAccountantCommandTest {
         assertEquals(j.get("epsilon").asDouble(), stored.get("epsilon").asDouble(), 0);
         assertEquals(rdp.size() + 1, Files.readAllLines(out.resolve("rdp.csv")).size());
         JsonNode fig = PlotAssertions.figure(out.resolve("epsilon-by-order.png"));
-        assertEquals(java.util.List.of("Canonne-Kamath-Steinke conversion", "classic conversion",
-                String.format(java.util.Locale.ROOT, "reported: eps = %.4g at order %s", api.epsilon(), api.order() == Math.rint(api.order())
+        assertEquals(List.of("Canonne-Kamath-Steinke conversion", "classic conversion",
+                String.format(Locale.ROOT, "reported: eps = %.4g at order %s", api.epsilon(), api.order() == Math.rint(api.order())
                         ? String.valueOf((long) api.order()) : String.valueOf(api.order()))), PlotAssertions.names(fig));
         // the reported point is the minimum of the curve (log10 values)
         JsonNode best = PlotAssertions.series(fig, PlotAssertions.names(fig).get(2));

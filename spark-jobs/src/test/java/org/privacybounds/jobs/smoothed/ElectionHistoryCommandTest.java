@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -15,6 +16,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,7 +71,7 @@ class ElectionHistoryCommandTest extends SparkTestSession {
      */
     static final double REF_2020_LOG10 = -31.918000403509617145;
 
-    /** Issue 17: the README's Figure 1 command with every default written out is the same run as the short form. */
+    /** The README's Figure 1 command with every default written out is the same run as the short form. */
     @Test
     void defaultsWrittenOutAreTheSameRun(@TempDir Path tmp) {
         String out = tmp.resolve("figure1").toString();
@@ -111,11 +113,11 @@ class ElectionHistoryCommandTest extends SparkTestSession {
             assertTrue(Files.isRegularFile(out.resolve(f)), f);
         }
         byte[] png = Files.readAllBytes(out.resolve("election-history.png"));
-        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
         // Figure 1: years 1920..2020 every 20 years, delta drawn over the (nearly equal) utility band, a decade-labelled log axis
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(out.resolve("election-history.png"));
-        assertEquals(List.of("1920", "1940", "1960", "1980", "2000", "2020"), org.privacybounds.testing.PlotAssertions.tickLabels(fig, "x"));
-        assertEquals(List.of("adversary's adjusted utility", "delta_eps(x), eps = ln(t/(1-t))", "1/n"), org.privacybounds.testing.PlotAssertions.names(fig));
+        JsonNode fig = PlotAssertions.figure(out.resolve("election-history.png"));
+        assertEquals(List.of("1920", "1940", "1960", "1980", "2000", "2020"), PlotAssertions.tickLabels(fig, "x"));
+        assertEquals(List.of("adversary's adjusted utility", "delta_eps(x), eps = ln(t/(1-t))", "1/n"), PlotAssertions.names(fig));
         assertEquals("band", fig.get("series").get(0).get("style").asText());
         assertEquals("line", fig.get("series").get(1).get("style").asText());
         assertEquals("log10", fig.get("y").get("scale").asText());
@@ -123,7 +125,7 @@ class ElectionHistoryCommandTest extends SparkTestSession {
         assertEquals(26, deltaPoints.size());
         assertEquals(2020, deltaPoints.get(25).get(0).asDouble());
         assertEquals(r.json().get("rows").get(25).get("log10Delta").asDouble(), deltaPoints.get(25).get(1).asDouble(), 1e-12);
-        for (String label : org.privacybounds.testing.PlotAssertions.tickLabels(fig, "y")) {
+        for (String label : PlotAssertions.tickLabels(fig, "y")) {
             assertTrue(label.matches("1e-\\d+|0\\.0*1|1|10*"), "decade labels: " + label);
         }
         Dataset<Row> pq = spark.read().parquet(out.resolve("rows.parquet").toString());
@@ -166,7 +168,7 @@ class ElectionHistoryCommandTest extends SparkTestSession {
             }
         }
         for (int i = 0; i < 2; i++) {
-            assertTrue(worst[i][0] > worst[i][1] && worst[i][1] > worst[i][2], java.util.Arrays.toString(worst[i]));
+            assertTrue(worst[i][0] > worst[i][1] && worst[i][1] > worst[i][2], Arrays.toString(worst[i]));
         }
         for (int j = 0; j < 3; j++) {
             assertTrue(worst[0][j] < worst[1][j], "more ballots lost, more privacy");

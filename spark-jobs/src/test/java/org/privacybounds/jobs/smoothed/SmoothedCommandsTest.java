@@ -4,19 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.InputFiles;
+import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.Algorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 class SmoothedCommandsTest extends SparkTestSession {
     static String jurisdictions() {
@@ -46,7 +55,7 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     private static String[] append(String[] a, String... more) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        String[] out = Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
         return out;
     }
@@ -66,7 +75,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         }
     }
 
-    /** Three categories and three vertices run on the executors (issue 15) and equal Algorithm 1 record by record. */
+    /** Three categories and three vertices run on the executors and equal Algorithm 1 record by record. */
     @Test
     void threeCategoriesOnTheExecutorsMatchFullEnumeration() {
         Run r = run("smoothed", "--n", "14", "--sample-size", "11", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8", "--json",
@@ -104,7 +113,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(res.get("log10Delta").asDouble() + 1, cr.get("log10ComposedDelta").asDouble(), 1e-12);
     }
 
-    /** Only profile computes Algorithm 4's noise: the other commands neither offer nor accept --noise (issue 14). */
+    /** Only profile computes Algorithm 4's noise: the other commands neither offer nor accept --noise. */
     @Test
     void noiseIsOfferedOnlyWhereItIsComputed() {
         for (String c : new String[] {"smoothed", "smoothed-sweep", "utility"}) {
@@ -135,20 +144,20 @@ class SmoothedCommandsTest extends SparkTestSession {
         Run r = run("smoothed-sweep", "--n", "600,1200", "--eta", "0.99", "--epsilon", "0.1,0.5,1:1:10", "--distributions", "0.3,0.7;0.9,0.1",
                 "--out", tmp.resolve("s").toString());
         assertEquals(0, r.exitCode(), r.err());
-        JsonNode fig = org.privacybounds.testing.PlotAssertions.figure(tmp.resolve("s/smoothed-sweep.png"));
-        java.util.List<String> eps = new java.util.ArrayList<>();
+        JsonNode fig = PlotAssertions.figure(tmp.resolve("s/smoothed-sweep.png"));
+        List<String> eps = new ArrayList<>();
         for (String e : new String[] {"0.1", "0.5", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}) {
             eps.add("eps = " + e);
         }
-        java.util.List<String> all = new java.util.ArrayList<>(eps);
+        List<String> all = new ArrayList<>(eps);
         all.add("1/n");
         all.add("DP delta (any eps)");
-        assertEquals(all, org.privacybounds.testing.PlotAssertions.names(fig));
-        org.privacybounds.testing.PlotAssertions.distinctColours(fig, eps);
+        assertEquals(all, PlotAssertions.names(fig));
+        PlotAssertions.distinctColours(fig, eps);
         // neighbouring eps are told apart by more than colour: every eps its own marker and dash
-        java.util.Set<Integer> variants = new java.util.HashSet<>();
+        Set<Integer> variants = new HashSet<>();
         for (String e : eps) {
-            variants.add(org.privacybounds.testing.PlotAssertions.series(fig, e).get("variant").asInt());
+            variants.add(PlotAssertions.series(fig, e).get("variant").asInt());
         }
         assertEquals(eps.size(), variants.size());
         // the title carries the setting: the sampling and where Pi comes from
@@ -158,7 +167,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode rows = run("smoothed-sweep", "--n", "600,1200", "--eta", "0.99", "--epsilon", "0.1", "--distributions", "0.3,0.7;0.9,0.1", "--json")
                 .json().get("rows");
         assertEquals(rows.get(1).get("log10Delta").asDouble(),
-                org.privacybounds.testing.PlotAssertions.series(fig, "eps = 0.1").get("points").get(1).get(1).asDouble(), 1e-12);
+                PlotAssertions.series(fig, "eps = 0.1").get("points").get(1).get(1).asDouble(), 1e-12);
     }
 
     @Test
@@ -183,7 +192,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         // the work folder's key (parameters and input hashes) and, in every stage file, its SHA-256
         String key = "{\"parameters\":" + parametersOf(full.json()) + ",\"inputs\":{}}";
         Files.writeString(work.resolve("parameters.json"), key);
-        String hash = org.privacybounds.jobs.common.InputFiles.sha256(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String hash = InputFiles.sha256(key.getBytes(StandardCharsets.UTF_8));
         Files.writeString(work.resolve("n=600.json"), "{\"key\":\"" + hash + "\",\"rows\":[" + prow.get(0) + "," + prow.get(1) + "]}");
         Files.writeString(work.resolve("n=800.json"), "{\"key\":\"" + hash + "\",\"rows\":[" + prow.get(2) + "," + prow.get(3) + "]}");
         Run resumed = run(argsB);
@@ -192,8 +201,8 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode a = full.json().get("rows");
         JsonNode b = resumed.json().get("rows");
         for (int i = 0; i < a.size(); i++) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) a.get(i)).remove("seconds");
-            ((com.fasterxml.jackson.databind.node.ObjectNode) b.get(i)).remove("seconds");
+            ((ObjectNode) a.get(i)).remove("seconds");
+            ((ObjectNode) b.get(i)).remove("seconds");
         }
         assertEquals(a, b);
     }
@@ -208,7 +217,7 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     static String parametersOf(JsonNode result) {
-        return org.privacybounds.jobs.common.Json.write(result.get("parameters"));
+        return Json.write(result.get("parameters"));
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +27,7 @@ class PrivateTeachersCommandTest extends SparkTestSession {
     void teachersAreTheSameForAnyPartitioning() {
         double[][] x = new double[120][5];
         int[] y = new int[120];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+        SplittableRandom r = new SplittableRandom(3);
         for (int i = 0; i < 120; i++) {
             y[i] = i % 2;
             for (int j = 0; j < 5; j++) {
