@@ -26,9 +26,42 @@ import org.privacybounds.validation.BadInputException;
 public record MonteCarloMean(int trials, double mean, double stdError, double confidence, double range,
         double studentLow, double studentHigh, double bernsteinLow, double bernsteinHigh, double max) {
 
-    /** Names of the intervals, as written in outputs. */
-    public static final String STUDENT = "student-t-approximate";
-    public static final String BERNSTEIN = "empirical-bernstein";
+    /** The two intervals, with their names as written in outputs and accepted on command lines. */
+    public enum Interval {
+        /** The empirical Bernstein interval: valid for every N and every law on [0, R]. */
+        BERNSTEIN("empirical-bernstein"),
+        /** The Student-t interval: only asymptotically valid. */
+        STUDENT("student-t-approximate");
+
+        private final String label;
+
+        Interval(String label) {
+            this.label = label;
+        }
+
+        /** The name in outputs. */
+        public String label() {
+            return label;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+
+        /** The interval named {@code text} ({@code student-t} is accepted for the Student-t interval). */
+        public static Interval parse(String text) {
+            for (Interval i : values()) {
+                if (i.label.equals(text)) {
+                    return i;
+                }
+            }
+            if ("student-t".equals(text)) {
+                return STUDENT;
+            }
+            throw new BadInputException("ci", text, "must be empirical-bernstein or student-t-approximate");
+        }
+    }
 
     /** Summarises values in [0, range] at the given two-sided confidence (e.g. 0.99). */
     public static MonteCarloMean of(double[] values, double range, double confidence) {
@@ -73,7 +106,7 @@ public record MonteCarloMean(int trials, double mean, double stdError, double co
     }
 
     /** The interval named {@code method}: {low, high}. */
-    public double[] interval(String method) {
-        return BERNSTEIN.equals(method) ? new double[] {bernsteinLow, bernsteinHigh} : new double[] {studentLow, studentHigh};
+    public double[] interval(Interval method) {
+        return method == Interval.BERNSTEIN ? new double[] {bernsteinLow, bernsteinHigh} : new double[] {studentLow, studentHigh};
     }
 }

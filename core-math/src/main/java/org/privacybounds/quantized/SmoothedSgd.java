@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 
 import org.privacybounds.guarantee.Composition;
@@ -30,9 +31,9 @@ import org.privacybounds.validation.BadInputException;
  *     for (int r = 0; r < 50; r++) {
  *         trials.add(SmoothedSgd.trial(m, pi, 100, a, 42, r, eps, SamplingAverageMechanism.Neighbors.ALL));
  *     }
- *     est.add(SmoothedSgd.estimate(a, trials, 0, 10 / 100.0, 0.99, MonteCarloMean.BERNSTEIN));
+ *     est.add(SmoothedSgd.estimate(a, trials, 0, 10 / 100.0, 0.99, MonteCarloMean.Interval.BERNSTEIN));
  * }
- * SmoothedSgd.StepBound b = SmoothedSgd.bound(100, 10, 1.0, est, MonteCarloMean.BERNSTEIN, 1);
+ * SmoothedSgd.StepBound b = SmoothedSgd.bound(100, 10, 1.0, est, MonteCarloMean.Interval.BERNSTEIN, 1);
  * double delta = b.smoothedDelta();   // the largest 99 % upper limit
  * }</pre>
  */
@@ -150,17 +151,17 @@ public final class SmoothedSgd {
     }
 
     /** One assignment's Monte Carlo summary at one eps; {@code ciLow}/{@code ciHigh} are the interval named {@code ciMethod}. */
-    public record Estimate(String assignment, int trials, double mean, double stdError, double ciLow, double ciHigh, String ciMethod,
+    public record Estimate(String assignment, int trials, double mean, double stdError, double ciLow, double ciHigh, MonteCarloMean.Interval ciMethod,
             double studentLow, double studentHigh, double bernsteinLow, double bernsteinHigh, double maxDelta, double heuristicMean,
             double heuristicTightFraction, double maxRelativeError) implements Serializable {
     }
 
     /**
      * Summarises the trials (in trial order) of one assignment at eps number {@code e}: values lie in [0, range] with
-     * range = T/n; the interval at {@code confidence} is {@link MonteCarloMean#BERNSTEIN} or {@link MonteCarloMean#STUDENT}.
+     * range = T/n; the interval at {@code confidence} is {@code ciMethod}.
      */
-    public static Estimate estimate(int[] assignment, List<Trial> trials, int e, double range, double confidence, String ciMethod) {
-        checkMethod(ciMethod);
+    public static Estimate estimate(int[] assignment, List<Trial> trials, int e, double range, double confidence, MonteCarloMean.Interval ciMethod) {
+        Objects.requireNonNull(ciMethod, "ciMethod");
         double[] vals = new double[trials.size()];
         double heur = 0;
         double tight = 0;
@@ -183,13 +184,13 @@ public final class SmoothedSgd {
      * DP bound T/n and 1/n beside it, and the composition over {@code steps} steps of (eps, min(1, bound)).
      */
     public record StepBound(int n, int T, double epsilon, double smoothedDelta, String argmaxAssignment, double meanAtArgmax,
-            double ciLowAtArgmax, String ciMethod, double dpDelta, double inverseN, int steps, double composedEpsilon, double composedDelta,
+            double ciLowAtArgmax, MonteCarloMean.Interval ciMethod, double dpDelta, double inverseN, int steps, double composedEpsilon, double composedDelta,
             List<Estimate> assignments) implements Serializable {
     }
 
     /** The bound of one step from the estimates of every assignment (see {@link StepBound}). */
-    public static StepBound bound(int n, int sampleSize, double eps, List<Estimate> estimates, String ciMethod, int steps) {
-        checkMethod(ciMethod);
+    public static StepBound bound(int n, int sampleSize, double eps, List<Estimate> estimates, MonteCarloMean.Interval ciMethod, int steps) {
+        Objects.requireNonNull(ciMethod, "ciMethod");
         if (estimates.isEmpty()) {
             throw new BadInputException("assignments", 0, "need at least one assignment");
         }
@@ -206,11 +207,5 @@ public final class SmoothedSgd {
         Guarantee composed = Composition.basic(Guarantee.of(eps, Math.min(1, best.ciHigh()), "one step, upper end of the confidence interval", 0), steps);
         return new StepBound(n, sampleSize, eps, best.ciHigh(), best.assignment(), best.mean(), best.ciLow(), ciMethod, (double) sampleSize / n,
                 1.0 / n, steps, composed.epsilon(), composed.delta(), List.copyOf(estimates));
-    }
-
-    private static void checkMethod(String ciMethod) {
-        if (!MonteCarloMean.STUDENT.equals(ciMethod) && !MonteCarloMean.BERNSTEIN.equals(ciMethod)) {
-            throw new BadInputException("ci", ciMethod, "must be " + MonteCarloMean.BERNSTEIN + " or " + MonteCarloMean.STUDENT);
-        }
     }
 }

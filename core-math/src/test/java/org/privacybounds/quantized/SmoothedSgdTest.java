@@ -47,20 +47,21 @@ class SmoothedSgdTest {
                 vals[r] = m.profile(h, eps)[1].delta();
             }
             MonteCarloMean mc = MonteCarloMean.of(vals, 6.0 / n, 0.9);
-            SmoothedSgd.Estimate x = SmoothedSgd.estimate(a, trials, 1, 6.0 / n, 0.9, MonteCarloMean.STUDENT);
+            SmoothedSgd.Estimate x = SmoothedSgd.estimate(a, trials, 1, 6.0 / n, 0.9, MonteCarloMean.Interval.STUDENT);
             assertEquals(mc.mean(), x.mean(), 0);
             assertEquals(mc.studentHigh(), x.ciHigh(), 0);
             assertEquals(mc.bernsteinHigh(), x.bernsteinHigh(), 0);
             est.add(x);
         }
-        SmoothedSgd.StepBound b = SmoothedSgd.bound(n, 6, 2, est, MonteCarloMean.STUDENT, 10);
+        SmoothedSgd.StepBound b = SmoothedSgd.bound(n, 6, 2, est, MonteCarloMean.Interval.STUDENT, 10);
         double max = est.stream().mapToDouble(SmoothedSgd.Estimate::ciHigh).max().getAsDouble();
         assertEquals(max, b.smoothedDelta(), 0);
         assertEquals(est.stream().filter(x -> x.ciHigh() == max).findFirst().get().assignment(), b.argmaxAssignment());
         assertEquals(20, b.composedEpsilon(), 1e-12);
         assertEquals(Math.min(1, 10 * max), b.composedDelta(), 1e-15);
         assertEquals(6.0 / 36, b.dpDelta(), 0);
-        assertThrows(BadInputException.class, () -> SmoothedSgd.bound(n, 6, 2, est, "wald", 1));
-        assertThrows(BadInputException.class, () -> SmoothedSgd.bound(n, 6, 2, est, MonteCarloMean.STUDENT, 0));
+        assertThrows(BadInputException.class, () -> MonteCarloMean.Interval.parse("wald"));
+        assertEquals(MonteCarloMean.Interval.STUDENT, MonteCarloMean.Interval.parse("student-t"));
+        assertThrows(BadInputException.class, () -> SmoothedSgd.bound(n, 6, 2, est, MonteCarloMean.Interval.STUDENT, 0));
     }
 }

@@ -38,6 +38,8 @@ import org.privacybounds.jobs.smoothed.SmoothedSweepCommand;
 import org.privacybounds.jobs.smoothed.UtilityCommand;
 import org.privacybounds.jobs.teachers.PrivateTeachersCommand;
 import org.privacybounds.numeric.Decimals;
+import org.privacybounds.quantized.MonteCarloMean;
+import org.privacybounds.validation.BadInputException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParseResult;
@@ -110,6 +112,14 @@ public final class Main implements Callable<Integer> {
                 throw new CommandLine.TypeConversionException("'" + v + "' is not a decimal number");
             }
         });
+        cl.registerConverter(MonteCarloMean.Interval.class, v -> {
+            try {
+                return MonteCarloMean.Interval.parse(v);
+            } catch (BadInputException bad) {
+                throw new CommandLine.TypeConversionException("'" + v + "': " + bad.allowed());
+            }
+        });
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         readableHelp(cl);
         boolean verbose = Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {

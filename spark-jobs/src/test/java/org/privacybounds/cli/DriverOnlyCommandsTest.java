@@ -89,7 +89,7 @@ class DriverOnlyCommandsTest {
         assertFalse(SparkSession.getDefaultSession().isDefined(), "quantized-sgd started Spark");
         QuantizedSgdJob.Request req = new QuantizedSgdJob.Request(new QuantizedDistribution[] {QuantizedDistribution.gaussian(0, 0.12, 8),
             QuantizedDistribution.gaussian(0.2, 0.12, 8)}, new CodeGrid(8), OutputRounding.ROUND, SamplingAverageMechanism.Neighbors.ALL,
-                new double[] {1}, 20, new SmoothedSgd.Endpoints(), 0.99, MonteCarloMean.BERNSTEIN, 1, 42L);
+                new double[] {1}, 20, new SmoothedSgd.Endpoints(), 0.99, MonteCarloMean.Interval.BERNSTEIN, 1, 42L);
         SmoothedSgd.StepBound one = QuantizedSgdJob.runLocal(49, 7, req, 1).get(0);
         assertEquals(one.smoothedDelta(), q.json().get("rows").get(0).get("smoothedDelta").asDouble(), 0);
         assertEquals(one.argmaxAssignment(), q.json().get("rows").get(0).get("argmaxAssignment").asText());

@@ -167,7 +167,7 @@ class ReadmeApiTest extends SparkTestSession {
         QuantizedSgdJob.Request req = new QuantizedSgdJob.Request(new QuantizedDistribution[] {
                 QuantizedDistribution.gaussian(0, 0.12, 8), QuantizedDistribution.gaussian(0.2, 0.12, 8)}, new CodeGrid(8),
                 OutputRounding.ROUND, SamplingAverageMechanism.Neighbors.ALL, new double[] {1}, 50, new SmoothedSgd.Endpoints(),
-                0.99, MonteCarloMean.BERNSTEIN, 1, 42L);
+                0.99, MonteCarloMean.Interval.BERNSTEIN, 1, 42L);
         Dataset<Row> bounds = QuantizedSgdJob.summaries(spark, QuantizedSgdJob.run(spark, 49, 7, req, 4));
 
         Run r = run("quantized-sgd", "--distributions", "gauss:0:0.12,gauss:0.2:0.12", "--n", "49", "--epsilon", "1", "--trials", "50",

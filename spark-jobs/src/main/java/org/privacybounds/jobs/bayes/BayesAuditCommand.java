@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
@@ -106,6 +107,10 @@ public final class BayesAuditCommand implements Callable<Integer> {
     record Task(int n, int from, int to) implements Serializable {
     }
 
+    /** The audit of one task's range of databases. */
+    record AuditedRange(Task task, Part part) implements Serializable {
+    }
+
     @Override
     public Integer call() throws Exception {
         List<Long> ns = Ranges.longs("--n", nList);
@@ -157,13 +162,12 @@ public final class BayesAuditCommand implements Callable<Integer> {
             // the audit: rows of every n in ranges of about equal work
             long t0 = System.nanoTime();
             List<Task> tasks = tasks(ns, partitions > 0 ? partitions : 4 * parallelism);
-            List<Object[]> parts = LocalPool.distribute(jsc, parallelism, tasks, tasks.size(), t -> {
+            List<AuditedRange> parts = LocalPool.distribute(jsc, parallelism, tasks, tasks.size(), t -> {
                 PosteriorFamily f = new PosteriorFamily(t.n());
-                return new Object[] {t, ChainAudit.run(f, setup.configs(f), t.from(), t.to())};
+                return new AuditedRange(t, ChainAudit.run(f, setup.configs(f), t.from(), t.to()));
             });
             TreeMap<Integer, Part> byN = new TreeMap<>();
-            parts.stream().sorted((a, b) -> Integer.compare(((Task) a[0]).from(), ((Task) b[0]).from()))
-                    .forEach(o -> byN.merge(((Task) o[0]).n(), (Part) o[1], Part::merge));
+            parts.stream().sorted(Comparator.comparingInt(a -> a.task().from())).forEach(a -> byN.merge(a.task().n(), a.part(), Part::merge));
             double auditSeconds = (System.nanoTime() - t0) / 1e9;
             err.printf("bayes-audit: audited %d n x %d eps x 3 mechanisms in %d tasks, %.1f s%n", ns.size(), eps.length, tasks.size(), auditSeconds);
             // smoothed delta and the summary rows, per n

@@ -44,6 +44,11 @@ public final class Plots {
     /** At most this many labelled ticks on an axis. */
     public static final int MAX_TICKS = 12;
 
+    static {
+        // charts are drawn off screen, also on machines with a display server (as on a cluster's driver)
+        System.setProperty("java.awt.headless", "true");
+    }
+
     private Plots() {
     }
 
@@ -477,12 +482,14 @@ public final class Plots {
 
     /** Whether XChart, as configured here, labels every tick of the figure's axes (tests). */
     static boolean drawsEveryTick(Figure f) {
-        return draw(f)[1] != null;
+        return draw(f).everyTickLabelled();
     }
 
-    /** {chart, non-null when every tick is labelled}. */
-    private static Object[] draw(Figure f) {
-        System.setProperty("java.awt.headless", "true");
+    /** A drawn chart, and whether XChart labelled every tick of ours. */
+    private record Drawn(XYChart chart, boolean everyTickLabelled) {
+    }
+
+    private static Drawn draw(Figure f) {
         // XChart picks its own tick step from a pixel spacing hint; draw, check that every tick of ours got a label, and
         // halve the hint until it does (XChart then labels a finer grid, of which ours is a subset)
         XYChart chart = null;
@@ -492,14 +499,14 @@ public final class Plots {
             chart = chart(f, factor, xs, ys);
             BitmapEncoder.getBufferedImage(chart);
             if (labelled(f.x(), xs) && labelled(f.y(), ys)) {
-                return new Object[] {chart, Boolean.TRUE};
+                return new Drawn(chart, true);
             }
         }
-        return new Object[] {chart, null};
+        return new Drawn(chart, false);
     }
 
     private static void render(Figure f, Path png) {
-        XYChart chart = (XYChart) draw(f)[0];
+        XYChart chart = draw(f).chart();
         try (OutputStream os = Files.newOutputStream(png)) {
             BitmapEncoder.saveBitmap(chart, os, BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -119,6 +120,11 @@ public final class RunRecord {
         }
         if (v.getClass().isArray()) {
             return Json.MAPPER.valueToTree(v);
+        }
+        if (v instanceof Enum<?> e) {
+            // as typed on the command line: the enum's own label, else its name in lower case
+            String label = e.toString();
+            return Json.MAPPER.getNodeFactory().textNode(label.equals(e.name()) ? e.name().toLowerCase(Locale.ROOT).replace('_', '-') : label);
         }
         return Json.MAPPER.getNodeFactory().textNode(v.toString());
     }

@@ -158,10 +158,19 @@ public final class PrecinctJob {
         return spark.createDataFrame(rows, RESULT);
     }
 
-    /** The same for histograms given as a {@code Dataset<Row>} of (county string, precinct string, counts array&lt;long&gt;). */
+    /**
+     * The same for histograms given as a {@code Dataset<Row>} with columns {@code county} (string), {@code precinct} (string)
+     * and {@code counts} (array&lt;long&gt;), read by name.
+     */
     public static Dataset<Row> evaluate(SparkSession spark, Dataset<Row> histograms, PrecinctPrivacy.Setting setting, List<String> categoryNames,
             int partitions) {
-        JavaPairRDD<String, long[]> h = histograms.javaRDD().mapToPair(r -> {
+        List<String> columns = List.of(histograms.columns());
+        for (String c : List.of("county", "precinct", "counts")) {
+            if (!columns.contains(c)) {
+                throw new BadInputException("histograms", columns, "needs the columns county, precinct and counts (array<long>)");
+            }
+        }
+        JavaPairRDD<String, long[]> h = histograms.select("county", "precinct", "counts").javaRDD().mapToPair(r -> {
             List<Long> c = r.getList(2);
             long[] counts = new long[c.size()];
             for (int i = 0; i < counts.length; i++) {
@@ -221,16 +230,18 @@ public final class PrecinctJob {
     }
 
     public static List<Group> summarize(Dataset<Row> results, double[] quantiles, int partitions) {
-        JavaPairRDD<Tuple2<String, Double>, double[]> values = results.javaRDD().filter(r -> r.getLong(3) > 0).flatMapToPair(r -> {
+        JavaPairRDD<Tuple2<String, Double>, double[]> values = results.javaRDD().filter(r -> r.<Long>getAs("n") > 0).flatMapToPair(r -> {
             List<Tuple2<Tuple2<String, Double>, double[]>> out = new ArrayList<>();
-            double n = r.getLong(3);
-            double dp = r.getLong(4) / n;
-            for (Row e : r.<Row>getList(9)) {
-                double log10 = e.isNullAt(2) ? Double.NEGATIVE_INFINITY : e.getDouble(2);
+            double n = r.<Long>getAs("n");
+            double dp = r.<Long>getAs("sampleSize") / n;
+            for (Row e : r.<Row>getList(r.fieldIndex("results"))) {
+                double epsilon = e.getAs("epsilon");
+                double delta = e.getAs("delta");
+                double log10 = e.isNullAt(e.fieldIndex("log10Delta")) ? Double.NEGATIVE_INFINITY : e.<Double>getAs("log10Delta");
                 // delta = T/n: the worst case of any neighbour (a category with no or one ballot reaches it)
-                double[] v = {log10, e.getDouble(1) > 1 / n ? 1 : 0, Math.abs(e.getDouble(1) - dp) <= 1e-9 * dp ? 1 : 0};
-                out.add(new Tuple2<>(new Tuple2<>(r.getString(0), e.getDouble(0)), v));
-                out.add(new Tuple2<>(new Tuple2<>("", e.getDouble(0)), v));
+                double[] v = {log10, delta > 1 / n ? 1 : 0, Math.abs(delta - dp) <= 1e-9 * dp ? 1 : 0};
+                out.add(new Tuple2<>(new Tuple2<>(r.<String>getAs("county"), epsilon), v));
+                out.add(new Tuple2<>(new Tuple2<>("", epsilon), v));
             }
             return out.iterator();
         });

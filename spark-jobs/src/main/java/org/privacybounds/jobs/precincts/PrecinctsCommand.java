@@ -240,8 +240,8 @@ public final class PrecinctsCommand implements Callable<Integer> {
 
     private static Summary summarize(Dataset<Row> results, int partitions) {
         List<PrecinctJob.Group> groups = PrecinctJob.summarize(results, QUANTILES, partitions);
-        long empty = results.javaRDD().filter(r -> r.getLong(3) == 0).count();
-        long oneBallot = results.javaRDD().filter(r -> r.getLong(3) > 0 && r.<Long>getList(2).contains(1L)).count();
+        long empty = results.javaRDD().filter(r -> r.<Long>getAs("n") == 0).count();
+        long oneBallot = results.javaRDD().filter(r -> r.<Long>getAs("n") > 0 && r.<Long>getList(r.fieldIndex("counts")).contains(1L)).count();
         ObjectNode json = Json.object();
         ArrayNode overall = json.putArray("overall");
         ArrayNode counties = json.putArray("counties");
@@ -296,26 +296,27 @@ public final class PrecinctsCommand implements Callable<Integer> {
 
     static ObjectNode precinctJson(Row r) {
         ObjectNode p = Json.object();
-        p.put("county", r.getString(0));
-        p.put("precinct", r.getString(1));
-        p.set("counts", Json.MAPPER.valueToTree(r.getList(2)));
-        p.put("n", r.getLong(3));
-        p.put("sampleSize", r.getLong(4));
-        if (!r.isNullAt(5)) {
-            p.put("dpDelta", r.getDouble(5));
-            p.put("utility", r.getDouble(6));
-            Json.put(p, "log10Utility", r.isNullAt(7) ? Double.NaN : r.getDouble(7));
-            p.put("utilityRelativeErrorBound", r.getDouble(8));
+        p.put("county", r.<String>getAs("county"));
+        p.put("precinct", r.<String>getAs("precinct"));
+        p.set("counts", Json.MAPPER.valueToTree(r.getList(r.fieldIndex("counts"))));
+        p.put("n", r.<Long>getAs("n"));
+        p.put("sampleSize", r.<Long>getAs("sampleSize"));
+        if (!r.isNullAt(r.fieldIndex("dpDelta"))) {
+            p.put("dpDelta", r.<Double>getAs("dpDelta"));
+            p.put("utility", r.<Double>getAs("utility"));
+            Json.put(p, "log10Utility", r.isNullAt(r.fieldIndex("log10Utility")) ? Double.NaN : r.<Double>getAs("log10Utility"));
+            p.put("utilityRelativeErrorBound", r.<Double>getAs("utilityRelativeErrorBound"));
         }
         ArrayNode res = p.putArray("results");
-        for (Row e : r.<Row>getList(9)) {
+        for (Row e : r.<Row>getList(r.fieldIndex("results"))) {
             ObjectNode x = res.addObject();
-            x.put("epsilon", e.getDouble(0));
-            x.put("delta", e.getDouble(1));
-            Json.put(x, "log10Delta", e.isNullAt(2) ? Double.NaN : e.getDouble(2));
-            x.put("relativeErrorBound", e.getDouble(3));
-            if (!e.isNullAt(4)) {
-                x.putObject("worstNeighbour").put("from", e.getString(4)).put("to", e.getString(5)).put("direction", e.getString(6));
+            x.put("epsilon", e.<Double>getAs("epsilon"));
+            x.put("delta", e.<Double>getAs("delta"));
+            Json.put(x, "log10Delta", e.isNullAt(e.fieldIndex("log10Delta")) ? Double.NaN : e.<Double>getAs("log10Delta"));
+            x.put("relativeErrorBound", e.<Double>getAs("relativeErrorBound"));
+            if (!e.isNullAt(e.fieldIndex("worstFrom"))) {
+                x.putObject("worstNeighbour").put("from", e.<String>getAs("worstFrom")).put("to", e.<String>getAs("worstTo"))
+                        .put("direction", e.<String>getAs("worstDirection"));
             } else {
                 x.putNull("worstNeighbour");
             }

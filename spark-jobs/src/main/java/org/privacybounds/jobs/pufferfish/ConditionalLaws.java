@@ -64,7 +64,7 @@ final class ConditionalLaws {
             long badCount = bad.count();
             if (badCount > 0 && !dropNonNumeric) {
                 Row first = bad.first();
-                throw new UserInputException("--value-column", valueColumn + " value '" + (first.isNullAt(1) ? "" : first.getString(1)) + "'",
+                throw new UserInputException("--value-column", valueColumn + " value '" + (first.isNullAt(first.fieldIndex("raw")) ? "" : first.<String>getAs("raw")) + "'",
                         (query.equals("identity") ? "must be numeric" : "is not covered by --query " + query) + " (" + badCount
                                 + " such rows; --drop-non-numeric skips them)");
             }
@@ -75,7 +75,7 @@ final class ConditionalLaws {
             List<Row> counts = good.groupBy("secret", "value").count().collectAsList();
             Map<String, TreeMap<Double, Long>> by = new TreeMap<>(secretOrder());
             for (Row r : counts) {
-                by.computeIfAbsent(r.getString(0), k -> new TreeMap<>()).put(r.getDouble(1), r.getLong(2));
+                by.computeIfAbsent(r.<String>getAs("secret"), k -> new TreeMap<>()).put(r.<Double>getAs("value"), r.<Long>getAs("count"));
             }
             if (secrets != null) {
                 for (String s : secrets) {
@@ -90,7 +90,7 @@ final class ConditionalLaws {
             Map<String, DiscreteLaw> laws = new LinkedHashMap<>();
             by.forEach((k, v) -> laws.put(k, DiscreteLaw.of(v)));
             List<Row> sorted = new ArrayList<>(counts);
-            sorted.sort(Comparator.<Row, String>comparing(r -> r.getString(0), secretOrder()).thenComparingDouble(r -> r.getDouble(1)));
+            sorted.sort(Comparator.<Row, String>comparing(r -> r.getAs("secret"), secretOrder()).thenComparingDouble(r -> r.<Double>getAs("value")));
             return new Result(laws, rows, noSecret, badCount, sorted);
         } finally {
             d.unpersist();

@@ -213,7 +213,7 @@ public final class PabiCommand implements Callable<Integer> {
             int maxSteps = (int) maxT;
             int secret = secretIndex;
             long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
-            List<double[][]> curves = LocalPool.distribute(jsc, jsc == null ? threads : parts, points, parts, p -> evaluate(p, maxSteps, secret, wanted));
+            List<Curves> curves = LocalPool.distribute(jsc, jsc == null ? threads : parts, points, parts, p -> evaluate(p, maxSteps, secret, wanted));
             err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
             err.flush();
             ObjectNode root = Json.object();
@@ -239,9 +239,9 @@ public final class PabiCommand implements Callable<Integer> {
             List<Result> table = new ArrayList<>();
             for (int k = 0; k < points.size(); k++) {
                 Point p = points.get(k);
-                double[][] c = curves.get(k);
+                Curves c = curves.get(k);
                 for (int j = 0; j < wanted.length; j++) {
-                    Result x = new Result(p, wanted[j], c[0][j], c[1][j], c[2][j], c[3][0] != 0);
+                    Result x = new Result(p, wanted[j], c.epsilon()[j], c.dp()[j], c.group()[j], c.referencesFellBack());
                     table.add(x);
                     rows.add(x.json());
                 }
@@ -300,8 +300,15 @@ public final class PabiCommand implements Callable<Integer> {
             .integer("T", Result::T).shown("T", "%-8d").number("epsilon", Result::epsilon).shown("epsilon", "%-14.6g")
             .number("dp_epsilon", Result::dpEpsilon).shown("DP", "%-14.6g").number("group_epsilon", Result::groupEpsilon).shown("group DP", "%.6g");
 
-    /** [0] eps at each wanted T; [1] with rho = 0 (DP); [2] with rho = 1 (group DP); [3][0] = 1 if the references fell back to minorant. */
-    static double[][] evaluate(Point p, int maxSteps, int secretIndex, long[] wanted) {
+    /**
+     * One setting's bounds at the wanted horizons: its own, the DP reference (rho = 0) and the group-DP reference (rho = 1),
+     * and whether the references fell back to the minorant strategy.
+     */
+    record Curves(double[] epsilon, double[] dp, double[] group, boolean referencesFellBack) implements Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    static Curves evaluate(Point p, int maxSteps, int secretIndex, long[] wanted) {
         double[] curve = p.setting().curve(p.correlation().rho(maxSteps, secretIndex), p.strategy());
         // the references (rho = 0: DP, rho = 1: group DP) use the requested strategy where it is valid for their shifts, else
         // the minorant (an explicit rule: Pabi.validStrategy)
@@ -316,15 +323,16 @@ public final class PabiCommand implements Callable<Integer> {
         }
         double[] dp = p.setting().curve(rhoDp, dpStrategy);
         double[] group = p.setting().curve(rhoGroup, groupStrategy);
-        double[][] r = new double[4][wanted.length];
+        double[] own = new double[wanted.length];
+        double[] dpAt = new double[wanted.length];
+        double[] groupAt = new double[wanted.length];
         for (int j = 0; j < wanted.length; j++) {
             int t = (int) wanted[j] - 1;
-            r[0][j] = curve[t];
-            r[1][j] = dp[t];
-            r[2][j] = group[t];
+            own[j] = curve[t];
+            dpAt[j] = dp[t];
+            groupAt[j] = group[t];
         }
-        r[3][0] = fallback ? 1 : 0;
-        return r;
+        return new Curves(own, dpAt, groupAt, fallback);
     }
 
     /** A covariance matrix from a CSV file (a non-numeric first row is a header). */
@@ -371,7 +379,7 @@ public final class PabiCommand implements Callable<Integer> {
      * Renyi eps against T, one line per setting (at most 12, coloured along the correlation order), with the DP (rho = 0)
      * and group-DP (rho = 1) references dashed. Legends name the correlation as rho, not as the option's text.
      */
-    Plots.Figure plot(Path png, List<Point> points, List<double[][]> curves, long[] wanted) {
+    Plots.Figure plot(Path png, List<Point> points, List<Curves> curves, long[] wanted) {
         if (wanted.length < 2) {
             return null;
         }
@@ -385,10 +393,10 @@ public final class PabiCommand implements Callable<Integer> {
             Point p = points.get(k);
             String name = rhoLegend(p.correlation(), secretIndex)
                     + (points.size() > corrCount(points) ? ", " + p.strategy().label() + ", sigma = " + p.setting().sigma() : "");
-            series.add(new Plots.Series(name, x, log10(curves.get(k)[0]), false, Plots.sequential(k, shown)));
+            series.add(new Plots.Series(name, x, log10(curves.get(k).epsilon()), false, Plots.sequential(k, shown)));
         }
-        series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0)[1]), true, Color.GRAY));
-        series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0)[2]), true, Color.BLACK));
+        series.add(new Plots.Series("DP (rho = 0)", x, log10(curves.get(0).dp()), true, Color.GRAY));
+        series.add(new Plots.Series("group DP (rho = 1)", x, log10(curves.get(0).group()), true, Color.BLACK));
         String title = figure != null ? "Figure " + figure + ": privacy loss vs iterations (alpha = 2, L = sigma = eta = C = ||a - b|| = 1)"
                 : "PABI bound of noisy gradient descent (" + settings(points) + ", secret index " + secretIndex + ")"
                         + (points.size() > shown ? ", first " + shown + " of " + points.size() + " settings" : "");

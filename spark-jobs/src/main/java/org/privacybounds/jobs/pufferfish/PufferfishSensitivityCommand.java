@@ -342,7 +342,7 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
         out.writeString("releases.csv", RELEASES.csv(a.releases()));
         List<Cell> counts = new ArrayList<>();
         for (Row r : laws.counts()) {
-            counts.add(new Cell(r.getString(0), r.getDouble(1), r.getLong(2)));
+            counts.add(new Cell(r.getAs("secret"), r.<Double>getAs("value"), r.<Long>getAs("count")));
         }
         COUNTS.write(out, spark, "counts", counts);
         List<Plots.Series> series = new ArrayList<>();

@@ -26,30 +26,22 @@ public final class QuantizedOptions {
 
     @Option(names = "--output-rounding", paramLabel = "MODE", defaultValue = "round",
             description = "What the step releases: round (the batch mean on the code grid, halves away from zero), floor, or none (the exact code sum) (default: ${DEFAULT-VALUE}).")
-    String rounding;
+    OutputRounding rounding;
 
     @Option(names = "--neighbors", paramLabel = "SET", defaultValue = "all",
             description = "Neighbours of the maximum: all (every present code to every code; the definition) or heuristic (the paper's two: smallest code to the grid maximum, largest to the grid minimum) (default: ${DEFAULT-VALUE}).")
-    String neighbors;
+    SamplingAverageMechanism.Neighbors neighbors;
 
     CodeGrid grid() {
         return new CodeGrid(bits);
     }
 
     OutputRounding rounding() {
-        try {
-            return OutputRounding.valueOf(rounding.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--output-rounding", rounding, "must be round, floor or none");
-        }
+        return rounding;
     }
 
     SamplingAverageMechanism.Neighbors neighborSet() {
-        try {
-            return SamplingAverageMechanism.Neighbors.valueOf(neighbors.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--neighbors", neighbors, "must be all or heuristic");
-        }
+        return neighbors;
     }
 
     /** T for a database of n records, checked. */

@@ -94,7 +94,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
 
     @Option(names = "--ci", paramLabel = "METHOD", defaultValue = "empirical-bernstein",
             description = "The interval whose upper limit is the reported bound: empirical-bernstein (guaranteed coverage for any law on [0, T/n]) or student-t-approximate (the paper's bands; may undercover on skewed data; 'student-t' is accepted) (default: ${DEFAULT-VALUE}).")
-    String ci;
+    MonteCarloMean.Interval ci;
 
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions per n (default: 4 x the default parallelism).")
     int partitions;
@@ -110,12 +110,6 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
         double[] eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
         QuantizedDistribution[] pi = QuantizedOptions.distributions(distributions, preset, mechanism.bits);
-        if ("student-t".equals(ci)) {
-            ci = MonteCarloMean.STUDENT;
-        }
-        if (!MonteCarloMean.STUDENT.equals(ci) && !MonteCarloMean.BERNSTEIN.equals(ci)) {
-            throw new UserInputException("--ci", ci, "must be empirical-bernstein or student-t-approximate");
-        }
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
@@ -154,7 +148,7 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             params.put("assignments", assignments);
             params.put("steps", steps);
             params.put("confidence", confidence);
-            params.put("ci", ci);
+            params.put("ci", ci.label());
             Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "quantized-sgd");
             PrintWriter err = spec.commandLine().getErr();
             List<StepBound> bounds = new ArrayList<>();

@@ -12,6 +12,7 @@ import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.quantized.CodeGrid;
+import org.privacybounds.quantized.MonteCarloMean;
 import org.privacybounds.quantized.OutputRounding;
 import org.privacybounds.quantized.QuantizedDistribution;
 import org.privacybounds.quantized.SamplingAverageMechanism;
@@ -31,7 +32,7 @@ import org.privacybounds.validation.BadInputException;
  * QuantizedSgdJob.Request req = new QuantizedSgdJob.Request(
  *         new QuantizedDistribution[] {QuantizedDistribution.gaussian(0, 0.12, 8), QuantizedDistribution.gaussian(0.2, 0.12, 8)},
  *         new CodeGrid(8), OutputRounding.ROUND, SamplingAverageMechanism.Neighbors.ALL, new double[] {1.0}, 50,
- *         new SmoothedSgd.Endpoints(), 0.99, MonteCarloMean.BERNSTEIN, 1, 42L);
+ *         new SmoothedSgd.Endpoints(), 0.99, MonteCarloMean.Interval.BERNSTEIN, 1, 42L);
  * List<SmoothedSgd.StepBound> b = QuantizedSgdJob.run(spark, 100, 10, req, 4);
  * QuantizedSgdJob.summaries(spark, b).show();
  * }</pre>
@@ -46,7 +47,7 @@ public final class QuantizedSgdJob {
      * and the number of composed steps, and the master seed.
      */
     public record Request(QuantizedDistribution[] pi, CodeGrid grid, OutputRounding rounding, SamplingAverageMechanism.Neighbors neighbors,
-            double[] eps, int trials, SmoothedSgd.Assignments assignments, double confidence, String ciMethod, int steps, long seed)
+            double[] eps, int trials, SmoothedSgd.Assignments assignments, double confidence, MonteCarloMean.Interval ciMethod, int steps, long seed)
             implements Serializable {
         public Request {
             if (pi.length < 1) {
@@ -129,7 +130,7 @@ public final class QuantizedSgdJob {
     /** The columns of one assignment's estimate after its name (trials to maxRelativeError). */
     private static final Columns<Estimate> ESTIMATE_VALUES = Columns.<Estimate>of().integer("trials", Estimate::trials)
             .number("mean", Estimate::mean).number("log10Mean", x -> Math.log10(x.mean())).number("stdError", Estimate::stdError)
-            .number("ciLow", Estimate::ciLow).number("ciHigh", Estimate::ciHigh).string("ciMethod", Estimate::ciMethod)
+            .number("ciLow", Estimate::ciLow).number("ciHigh", Estimate::ciHigh).string("ciMethod", x -> x.ciMethod().label())
             .number("studentLow", Estimate::studentLow).number("studentHigh", Estimate::studentHigh).number("bernsteinLow", Estimate::bernsteinLow)
             .number("bernsteinHigh", Estimate::bernsteinHigh).number("maxDelta", Estimate::maxDelta).number("heuristicMean", Estimate::heuristicMean)
             .number("heuristicTightFraction", Estimate::heuristicTightFraction).number("maxRelativeError", Estimate::maxRelativeError);
@@ -144,7 +145,7 @@ public final class QuantizedSgdJob {
             .number("log10SmoothedDelta", b -> Math.log10(b.smoothedDelta())).shown("log10", "%-12.4f")
             .string("argmaxAssignment", StepBound::argmaxAssignment).shown("argmax assign.", "%-14s")
             .number("meanAtArgmax", StepBound::meanAtArgmax).shown("mean there", "%-14.4e").number("ciLowAtArgmax", StepBound::ciLowAtArgmax)
-            .string("ciMethod", StepBound::ciMethod).number("dpDelta", StepBound::dpDelta).number("inverseN", StepBound::inverseN)
+            .string("ciMethod", b -> b.ciMethod().label()).number("dpDelta", StepBound::dpDelta).number("inverseN", StepBound::inverseN)
             .textOnly("log10 1/n", "%.3f", b -> Math.log10(b.inverseN())).integer("steps", StepBound::steps)
             .number("composedEpsilon", StepBound::composedEpsilon).number("composedDelta", StepBound::composedDelta);
 

@@ -165,10 +165,10 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
             SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
             long sparkReady = System.nanoTime();
             OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-            List<Row> rows;
+            List<Election> rows;
             if (spark == null) {
                 rows = new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params)).stream()
-                        .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1]).toList());
+                        .filter(e -> e.year() >= yearRange[0] && e.year() <= yearRange[1]).toList());
             } else {
                 Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
                 List<String> present = Arrays.asList(raw.columns());
@@ -186,13 +186,13 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
                 int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
                 rows = new ArrayList<>(input.repartition(parts)
                         .map(row -> computeRow(row, params))
-                        .filter(row -> row.getLong(0) >= yearRange[0] && row.getLong(0) <= yearRange[1])
+                        .filter(e -> e.year() >= yearRange[0] && e.year() <= yearRange[1])
                         .collect());
             }
-            rows.sort(Comparator.comparingLong(row -> row.getLong(0)));
+            rows.sort(Comparator.comparingLong(Election::year));
             for (int i = 1; i < rows.size(); i++) {
-                if (rows.get(i).getLong(0) == rows.get(i - 1).getLong(0)) {
-                    throw new UserInputException("--data", data, "year " + rows.get(i).getLong(0) + " appears in more than one row (one election per year)");
+                if (rows.get(i).year() == rows.get(i - 1).year()) {
+                    throw new UserInputException("--data", data, "year " + rows.get(i).year() + " appears in more than one row (one election per year)");
                 }
             }
             if (rows.isEmpty()) {
@@ -219,8 +219,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
             p.put("epsilon", AdjustedUtility.epsilonOfThreshold(threshold));
             p.put("form", form);
             p.put("sampling", sampling);
-            List<Election> elections = rows.stream().map(x -> new Election(x.getLong(0), x.getLong(1), x.getLong(2), x.getDouble(3), x.getDouble(4),
-                    x.getDouble(5))).toList();
+            List<Election> elections = rows;
             root.set("rows", COLUMNS.json(elections));
             List<List<Object>> csv = COLUMNS.rows(elections);
             root.put("method", "exact sums in log space with certified truncation (relativeErrorBound per row)");
@@ -256,7 +255,11 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
     }
 
     /** One election's result: n voters, T ballots kept, ln delta and ln utility (exact, log space), the certified relative error. */
-    record Election(long year, long n, long T, double logDelta, double logUtility, double relativeErrorBound) {
+    record Election(long year, long n, long T, double logDelta, double logUtility, double relativeErrorBound) implements Serializable {
+    }
+
+    /** One row of the input: its year and the two vote counts, checked. */
+    record Votes(long year, long a, long b) {
     }
 
     /** The columns of the JSON rows, rows.csv, rows.parquet and the text table (the plot reads the same rows in this order). */
@@ -269,20 +272,19 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
             .shown("relErr", "%.1e");
 
     /** One election: (year, n, T, ln delta, ln utility, relative error). Runs on an executor. */
-    static Row computeRow(Row row, Params p) {
-        long[] yearAB = checkRow(row, p);
-        long year = yearAB[0];
-        long a = yearAB[1];
-        long b = yearAB[2];
+    static Election computeRow(Row row, Params p) {
+        Votes v = checkRow(row, p);
+        long a = v.a();
+        long b = v.b();
         long n = a + b;
         int t = (int) (p.lostFraction() != null ? SampleSize.fromLostFraction(new BigDecimal(p.lostFraction()), n)
                 : SampleSize.fromEta(new BigDecimal(p.eta()), n, p.rounding())); // T <= n <= 2^31 - 1
         ElectionPrivacy.Result r = ElectionPrivacy.compute(a, b, t, p.threshold(), p.sampling(), p.form());
-        return RowFactory.create(year, n, (long) t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
+        return new Election(v.year(), n, t, r.logDelta(), r.logUtility(), r.relativeErrorBound());
     }
 
-    /** One row's {year, votes a, votes b}, checked (what a dry run checks of every row). */
-    static long[] checkRow(Row row, Params p) {
+    /** One row's year and votes, checked (what a dry run checks of every row). */
+    static Votes checkRow(Row row, Params p) {
         long year = parseCount(row, 0, p.yearColumn(), true);
         long a = parseCount(row, 1, p.colA(), false);
         long b = parseCount(row, 2, p.colB(), false);
@@ -290,7 +292,7 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
         if (n < 1 || n > Integer.MAX_VALUE) {
             throw new BadInputException("--data", "year " + year + ": n = " + n, "the two vote counts must add up to a total in [1, " + Integer.MAX_VALUE + "]");
         }
-        return new long[] {year, a, b};
+        return new Votes(year, a, b);
     }
 
     private static long parseCount(Row row, int i, String column, boolean isYear) {

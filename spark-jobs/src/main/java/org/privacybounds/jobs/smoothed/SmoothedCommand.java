@@ -121,7 +121,7 @@ public final class SmoothedCommand implements Callable<Integer> {
         PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
         double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
         // every assignment beyond --max-work, but the table of delta within it: certified two-sided bounds instead
-        boolean beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()).equals("enumeration")
+        boolean beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
                 && !(cost[0] <= common.maxWork) && n <= 1_000_000;
         if (beyond) {
             double[] table = VertexEnumeration.tableEstimate((int) n, reduced.exact().categories(), reduced.exact().size(), eps.length);

@@ -32,9 +32,17 @@ public final class SmoothedRunner {
     private SmoothedRunner() {
     }
 
+    /** The two ways of computing delta_SDP for one n. */
+    enum Method {
+        /** Two categories, at most two vertices, sampling without replacement: {@link LargeNSmoothed}, any n. */
+        LARGE_N,
+        /** Every other shape: every assignment evaluated on the executors. */
+        ENUMERATION
+    }
+
     /** Which method a run uses. */
-    static String method(DistributionSet hull, Sampling sampling) {
-        return hull.categories() == 2 && hull.size() <= 2 && sampling == Sampling.WITHOUT_REPLACEMENT ? "large-n" : "enumeration";
+    static Method method(DistributionSet hull, Sampling sampling) {
+        return hull.categories() == 2 && hull.size() <= 2 && sampling == Sampling.WITHOUT_REPLACEMENT ? Method.LARGE_N : Method.ENUMERATION;
     }
 
     /**
@@ -45,7 +53,7 @@ public final class SmoothedRunner {
      * and 200 MB plus 16 bytes per block of the driver. Enumeration is limited by {@link Algorithm1#WORK_LIMIT} itself.
      */
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
-        if (method(hull, sampling).equals("large-n")) {
+        if (method(hull, sampling) == Method.LARGE_N) {
             // measured (docs/benchmarks.md): 5-16 core seconds at n = 1e8-1.55e8 with 4 eps; the estimate stays above that by 2-4x
             // memory: a double and a flag per block (at most 2^23 blocks), a reference per 4,096 h of the delta cache
             return new double[] {2 + 5e-4 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * Math.min(n / 256.0, 1 << 23) + n / 1024.0};
@@ -65,7 +73,7 @@ public final class SmoothedRunner {
 
     /** Whether a run can go without Spark on the driver's threads: the large-n method (the enumeration needs executors). */
     static boolean driverCapable(DistributionSet hull, Sampling sampling) {
-        return method(hull, sampling).equals("large-n");
+        return method(hull, sampling) == Method.LARGE_N;
     }
 
     /**
@@ -106,7 +114,7 @@ public final class SmoothedRunner {
         if (spark == null) {
             return runLocal(n, sampleSize, hull, eps, partitions, progress, maxWorkSeconds);
         }
-        if (method(hull, sampling).equals("large-n")) {
+        if (method(hull, sampling) == Method.LARGE_N) {
             return largeN(spark, n, sampleSize, hull, eps, partitions, progress).withWorkLimit(maxWorkSeconds).solve();
         }
         if (n > Integer.MAX_VALUE) {

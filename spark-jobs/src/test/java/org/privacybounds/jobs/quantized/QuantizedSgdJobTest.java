@@ -25,7 +25,7 @@ class QuantizedSgdJobTest extends SparkTestSession {
         QuantizedSgdJob.Request req = new QuantizedSgdJob.Request(
                 new QuantizedDistribution[] {QuantizedDistribution.gaussian(0, 0.12, 8), QuantizedDistribution.laplace(0.2, 0.12, 8)},
                 new CodeGrid(8), OutputRounding.ROUND, SamplingAverageMechanism.Neighbors.ALL, new double[] {0.5, 2}, 12,
-                new SmoothedSgd.Grid(2), 0.99, MonteCarloMean.BERNSTEIN, 10, 7L);
+                new SmoothedSgd.Grid(2), 0.99, MonteCarloMean.Interval.BERNSTEIN, 10, 7L);
         List<SmoothedSgd.StepBound> b = QuantizedSgdJob.run(spark, 49, 7, req, 3);
         Run r = run("quantized-sgd", "--distributions", "gauss:0:0.12,laplace:0.2:0.12", "--n", "49", "--trials", "12", "--epsilon", "0.5,2",
                 "--assignments", "grid:2", "--steps", "10", "--seed", "7", "--json");
