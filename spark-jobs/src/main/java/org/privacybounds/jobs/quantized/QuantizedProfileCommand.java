@@ -1,6 +1,5 @@
 package org.privacybounds.jobs.quantized;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +14,7 @@ import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SmallCsv;
 import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.quantized.CodeGrid;
@@ -144,22 +144,10 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
                 rows.add(new Row(x, hd));
             }
             root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
+            Report.of(root).heading(o -> o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
                         n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
-                        mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n));
-                COLUMNS.printText(o, rows);
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", COLUMNS.csv(rows));
-                out.commit();
-            }
+                        mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n)))
+                    .table("results.csv", COLUMNS, rows).finish(spec, common, out);
             return 0;
         }
     }

@@ -1,6 +1,5 @@
 package org.privacybounds.jobs.smoothed;
 
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +13,7 @@ import org.privacybounds.jobs.common.Counts;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.numeric.LogMath;
@@ -139,24 +139,12 @@ public final class ProfileCommand implements Callable<Integer> {
                         noisy ? r.get("realisedEpsilon").asDouble() : null));
             }
             root.put("units", "delta is a probability; epsilon in nats");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
+            String algorithm4 = !noisy ? "" : String.format("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
+                    nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
+            Report.of(root).heading(o -> {
                 o.printf("profile: n = %d, T = %d (%d lost), m = %d, sampling %s, noise %s%n", n, t, n - t, h.length, mechanism.sampling, noise.noise);
-                if (noisy) {
-                    o.printf("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
-                            nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
-                }
-                (noisy ? NOISY_COLUMNS : COLUMNS).printText(o, rows);
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", (noisy ? NOISY_COLUMNS : COLUMNS).csv(rows));
-                out.commit();
-            }
+                o.print(algorithm4);
+            }).table("results.csv", noisy ? NOISY_COLUMNS : COLUMNS, rows).finish(spec, common, out);
             return 0;
         }
     }

@@ -1,6 +1,5 @@
 package org.privacybounds.jobs.smoothed;
 
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.privacybounds.jobs.common.Counts;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.AdjustedUtility;
@@ -105,20 +105,8 @@ public final class UtilityCommand implements Callable<Integer> {
                 rows.add(new Row(thr, u));
             }
             root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t);
-                COLUMNS.printText(o, rows);
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("results.csv", COLUMNS.csv(rows));
-                out.commit();
-            }
+            Report.of(root).heading(o -> o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t))
+                    .table("results.csv", COLUMNS, rows).finish(spec, common, out);
             return 0;
         }
     }
