@@ -37,9 +37,15 @@ class BayesAuditApiTest {
             assertEquals(0.5, again.get(i).atFractions().get(0).fraction());
         }
         // the smoothed delta never exceeds the worst case
+        // (at the nominal eps both are 0 here; at half of it they are not, so the comparison there cannot pass vacuously)
+        int finite = 0;
         for (BayesAudit.Row r : rows) {
-            assertTrue(r.logSmoothedDelta() <= r.logWorstCaseDelta() + 1e-12 || r.logSmoothedDelta() == Double.NEGATIVE_INFINITY);
+            assertTrue(r.logSmoothedDelta() <= r.logWorstCaseDelta() + 1e-12, r.mechanism() + ": " + r.logSmoothedDelta() + " > " + r.logWorstCaseDelta());
+            BayesAudit.AtFraction half = r.atFractions().get(0);
+            assertTrue(half.logSmoothedDelta() <= half.logWorstCaseDelta() + 1e-12, r.mechanism() + " at eps/2");
+            finite += Double.isFinite(half.logSmoothedDelta()) ? 1 : 0;
         }
+        assertEquals(rows.size(), finite, "every mechanism has a positive smoothed delta at eps/2");
         assertThrows(BadInputException.class, () -> BayesAudit.rows(20, ChainAudit.run(f, setup.configs(f), 0, 9), setup, 0.3, 0.7));
         assertThrows(BadInputException.class, () -> new BayesAudit.Setup(new double[] {1}, 1e-6, Mechanism.SmoothBeta.STATEMENT, new double[] {1.5}));
     }

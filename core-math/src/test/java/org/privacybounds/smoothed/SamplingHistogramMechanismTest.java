@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -154,6 +157,23 @@ class SamplingHistogramMechanismTest {
             assertTrue(d <= prev + 1e-15);
             prev = d;
         }
+        // at eps = 0 the hockey-stick divergence is the total variation distance: the largest over the neighbours of
+        // 1/2 sum |P - P'|, from the exact laws
+        ExactSamplingProfile exact = new ExactSamplingProfile(Sampling.WITHOUT_REPLACEMENT, 18);
+        BigDecimal largest = BigDecimal.ZERO;
+        for (int[] g : ExactSamplingProfile.neighbours(h)) {
+            var p = exact.law(h);
+            var q = exact.law(g);
+            BigDecimal sum = BigDecimal.ZERO;
+            Set<List<Integer>> outputs = new HashSet<>(p.keySet());
+            outputs.addAll(q.keySet());
+            for (List<Integer> k : outputs) {
+                sum = sum.add(p.getOrDefault(k, BigDecimal.ZERO).subtract(q.getOrDefault(k, BigDecimal.ZERO)).abs());
+            }
+            largest = largest.max(sum.divide(BigDecimal.valueOf(2)));
+        }
+        assertEquals(largest.doubleValue(), profile(h, 18, 0).delta(), 1e-12 * largest.doubleValue());
+        assertTrue(largest.doubleValue() > 0.01, "a non-trivial distance: " + largest);
     }
 
     @Test
