@@ -99,7 +99,7 @@ class LargeNSmoothedTest {
             int t = (Integer) c[1];
             DistributionSet v = (DistributionSet) c[2];
             List<SmoothedValue> fast = large(n, t, v, eps, LargeNSmoothed.FULL_SCAN_MAX_N);
-            List<SmoothedValue> ref = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t), n, v.vertices(), eps);
+            List<SmoothedValue> ref = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t), n, v.vertices(), eps);
             for (int e = 0; e < eps.length; e++) {
                 assertEquals(ref.get(e).logDelta(), fast.get(e).logDelta(), 1e-10, "n=" + n + " eps=" + eps[e]);
                 assertTrue(fast.get(e).relativeErrorBound() < 1e-9);

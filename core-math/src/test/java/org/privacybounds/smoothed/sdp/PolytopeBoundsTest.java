@@ -76,9 +76,9 @@ class PolytopeBoundsTest {
             }
             assertTrue(inner.size() <= 3);
             SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 6);
-            var exact = Algorithm1.enumerate(mech, 8, hull, eps);
-            var up = Algorithm1.enumerate(mech, 8, outer, eps);
-            var low = Algorithm1.enumerate(mech, 8, inner, eps);
+            var exact = ReferenceAlgorithm1.enumerate(mech, 8, hull, eps);
+            var up = ReferenceAlgorithm1.enumerate(mech, 8, outer, eps);
+            var low = ReferenceAlgorithm1.enumerate(mech, 8, inner, eps);
             for (int e = 0; e < eps.length; e++) {
                 assertTrue(low.get(e).logDelta() <= exact.get(e).logDelta() + 1e-12);
                 assertTrue(exact.get(e).logDelta() <= up.get(e).logDelta() + 1e-12);

@@ -48,7 +48,7 @@ class VertexEnumerationTest {
             int m = set.categories();
             for (int n : new int[] {1, 5, 9}) {
                 SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, Math.max(1, n - 1));
-                List<SmoothedValue> full = Algorithm1.enumerate(mech, n, set, eps);
+                List<SmoothedValue> full = ReferenceAlgorithm1.enumerate(mech, n, set, eps);
                 double[][] d = VertexEnumeration.deltas(mech, n, m, eps, 0, VertexEnumeration.histograms(n, m));
                 double[][] logDelta = new double[eps.length][];
                 for (int e = 0; e < eps.length; e++) {

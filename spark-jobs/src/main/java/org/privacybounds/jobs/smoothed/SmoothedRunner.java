@@ -50,7 +50,7 @@ public final class SmoothedRunner {
      * deviations (about sqrt(n) values of h per eps) and one bound per block of 256 h; measured
      * (bench/results/smoothed-large-n.csv, 4 eps): about 4, 9 and 22 core-seconds at n = 1e6, 1e7 and 1e8. The estimate is
      * 2 s + 2e-3 sqrt(n) per eps + 1e-8 n, about four times those figures (a flat f at a small eps needs more exact values),
-     * and 200 MB plus 16 bytes per block of the driver. Enumeration is limited by {@link Algorithm1#WORK_LIMIT} itself.
+     * and 200 MB plus 16 bytes per block of the driver. The enumeration's estimate is {@link VertexEnumeration#estimate}'s.
      */
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
         if (method(hull, sampling) == Method.LARGE_N) {

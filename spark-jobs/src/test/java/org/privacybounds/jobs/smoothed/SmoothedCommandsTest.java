@@ -19,7 +19,7 @@ import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.Algorithm1;
+import org.privacybounds.smoothed.sdp.ReferenceAlgorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
@@ -67,7 +67,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode j = r.json();
         assertEquals(2, j.get("hull").get("vertices").size(), "the interior point is not a vertex");
         DistributionSet v = DistributionSet.of(List.of(new double[] {0.3, 0.7}, new double[] {0.8, 0.2}), List.of("a", "b"), "x");
-        var ref = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 290), 300, v, new double[] {0.5, 2});
+        var ref = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 290), 300, v, new double[] {0.5, 2});
         for (int e = 0; e < 2; e++) {
             JsonNode res = j.get("results").get(e);
             assertEquals(ref.get(e).log10Delta(), res.get("log10Delta").asDouble(), 1e-9);
@@ -84,7 +84,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertTrue(r.err().contains("assignments: "), r.err());
         DistributionSet v = DistributionSet.of(List.of(new double[] {0.2, 0.3, 0.5}, new double[] {0.6, 0.3, 0.1}, new double[] {0.1, 0.1, 0.8}),
                 List.of("a", "b", "c"), "x");
-        var ref = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 11), 14, v, new double[] {0.5, 2});
+        var ref = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 11), 14, v, new double[] {0.5, 2});
         for (int e = 0; e < 2; e++) {
             JsonNode res = r.json().get("results").get(e);
             assertEquals(ref.get(e).log10Delta(), res.get("log10Delta").asDouble(), 1e-12);

@@ -19,7 +19,7 @@ import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
-class Algorithm1Test {
+class ReferenceAlgorithm1Test {
     static DistributionSet set(double[]... p) {
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < p.length; i++) {
@@ -43,7 +43,7 @@ class Algorithm1Test {
             int t = (Integer) c[2];
             double eps = (Double) c[3];
             for (Sampling s : Sampling.values()) {
-                SmoothedValue fast = Algorithm1.enumerate(SamplingHistogramMechanism.of(s, t), n, set(v), new double[] {eps}).get(0);
+                SmoothedValue fast = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(s, t), n, set(v), new double[] {eps}).get(0);
                 int[] arg = new int[v.length];
                 BigDecimal exact = ExactSmoothed.delta(s, t, n, v, eps, arg);
                 assertEquals(0, ExactMath.relativeError(fast.logDelta(), exact), 1e-9, s + " n=" + n + " m=" + v[0].length);
@@ -56,7 +56,7 @@ class Algorithm1Test {
     void remark8BoundExampleFromTheSpec() {
         // spec C.2 [V]: n = 100, T = 50, eps = 2, Pi = {Bern(.3), Bern(.7)}: delta_SDP = 1.049e-7,
         // argmax n1 = 0 (tie with n1 = n)
-        SmoothedValue v = Algorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 50), 100,
+        SmoothedValue v = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 50), 100,
                 set(new double[] {0.3, 0.7}, new double[] {0.7, 0.3}), new double[] {2}).get(0);
         assertEquals(1.049e-7, v.delta(), 0.001e-7);
         assertTrue(v.argmaxAssignment()[0] == 0 || v.argmaxAssignment()[0] == 100);
@@ -78,9 +78,9 @@ class Algorithm1Test {
         assertEquals(List.of(0, 1, 2, 3), simplex.vertexIndices());
         // Proposition 7: the interior point changes nothing
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 4);
-        double all = Algorithm1.enumerate(mech, 6, set(new double[] {0.2, 0.8}, new double[] {0.5, 0.5}, new double[] {0.35, 0.65}),
+        double all = ReferenceAlgorithm1.enumerate(mech, 6, set(new double[] {0.2, 0.8}, new double[] {0.5, 0.5}, new double[] {0.35, 0.65}),
                 new double[] {0.5}).get(0).logDelta();
-        double hull = Algorithm1.enumerate(mech, 6, set(new double[] {0.2, 0.8}, new double[] {0.5, 0.5}), new double[] {0.5}).get(0).logDelta();
+        double hull = ReferenceAlgorithm1.enumerate(mech, 6, set(new double[] {0.2, 0.8}, new double[] {0.5, 0.5}), new double[] {0.5}).get(0).logDelta();
         assertEquals(hull, all, 1e-12);
         // the paper's symmetric fold
         DistributionSet f = set(new double[] {0.36, 0.64}, new double[] {0.55, 0.45}).symmetricFold();
@@ -113,7 +113,7 @@ class Algorithm1Test {
         assertThrows(BadInputException.class, () -> set(new double[] {-0.1, 1.1}));
         assertThrows(BadInputException.class, () -> DistributionSet.of(List.of(), List.of(), "--distributions"));
         assertThrows(BadInputException.class, () -> set(new double[] {0.5, 0.5}, new double[] {0.2, 0.3, 0.5}));
-        BadInputException e = assertThrows(BadInputException.class, () -> Algorithm1.enumerate(
+        BadInputException e = assertThrows(BadInputException.class, () -> ReferenceAlgorithm1.enumerate(
                 SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 10), 400, set(new double[] {0.1, 0.2, 0.7}, new double[] {0.3, 0.3, 0.4}),
                 new double[] {1}));
         assertTrue(e.getMessage().startsWith("n = 400"), e.getMessage());

@@ -14,18 +14,19 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
 
 /**
- * Seed 000 Algorithm 1 by full enumeration, for any number m of categories and any number l* of
+ * The slow reference for delta_SDP (Liu, Wang and Xia, "Smoothed Differential Privacy", Algorithm 1), as the paper writes it:
+ * full enumeration, for any number m of categories and any number l* of
  * vertices: delta(H) for every histogram H of n records, then for every assignment
  * (n_1..n_l*) of the n records to the vertices the expectation E[delta(hist(x))] under the
  * sum of independent multinomials, and the maximum with its argmax. Every assignment is evaluated
  * (no grid, no truncation); exact in log space. For small n: the number of histograms is
  * C(n+m-1, m-1) and of assignments C(n+l*-1, l*-1).
  */
-public final class Algorithm1 {
+public final class ReferenceAlgorithm1 {
     /** Largest (assignments x histograms x categories) the enumeration accepts. */
     public static final double WORK_LIMIT = 2e8;
 
-    private Algorithm1() {
+    private ReferenceAlgorithm1() {
     }
 
     /** delta_SDP(eps) for every eps, over the vertices of Pi (the caller reduces Pi first). */
