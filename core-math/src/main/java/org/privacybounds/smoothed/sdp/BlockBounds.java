@@ -63,11 +63,11 @@ final class BlockBounds {
      * delta(n - h)) bounds the same pairs from the other category's side and is never tighter by more than the two
      * bounds' rounding margins (below 1e-7 nats from n = 2,000 to 1.55e8, eps 0 to 7): it is not computed.
      */
-    int refine(HypergeometricBound ub, List<long[]> hRanges) {
+    int refine(HypergeometricBound ub, List<Span> hRanges) {
         double[] m = max;
         BitSet marked = new BitSet(fine.length);
-        for (long[] r : hRanges) {
-            for (int b = (int) (Math.max(0, r[0]) / block); b <= Math.min(n, r[1]) / block; b++) {
+        for (Span r : hRanges) {
+            for (int b = (int) (Math.max(0, r.from()) / block); b <= Math.min(n, r.to()) / block; b++) {
                 if (!fine[b]) {
                     marked.set(b);
                 }

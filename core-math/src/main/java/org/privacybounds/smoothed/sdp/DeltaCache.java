@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * categories), stored in chunks of primitive arrays allocated on first use (no boxing; memory
  * only where values were computed).
  *
- * <p>Safe for threads that each write their own eps (the eps of a run solved at once, {@link LargeNSmoothed#withParallelEpsilons}):
+ * <p>Safe for threads that each write their own eps (the eps of a run solved at once, {@link LargeNSmoothed.Options#withParallelEpsilons}):
  * a chunk is published once (its NaN fill included) through an atomic array, and a slot of one eps is written only by
  * the thread of that eps, or before the threads start.
  */

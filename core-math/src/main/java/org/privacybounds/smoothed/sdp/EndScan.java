@@ -71,7 +71,7 @@ final class EndScan {
             p.progress.accept(String.format("scan %s end: K = %d, window h in [%d, %d], eps = %s", hiEnd ? "high" : "low", kSwing, hl, hr + kSwing, p.eps[e]));
             // the first window is the same for every eps (firstWindow): computed once for all of them; a widening
             // serves this eps alone
-            p.ensure(List.of(new long[] {hl, hr + kSwing}), zLo == FIRST_Z && zHi == FIRST_Z ? -1 : e);
+            p.ensure(List.of(new Span(hl, hr + kSwing)), zLo == FIRST_Z && zHi == FIRST_Z ? -1 : e);
             // C(s) = sum_h base(h) delta(h + s), in scaled doubles
             int w = Math.toIntExact(hr - hl + 1);
             double[] lb = new double[w];
@@ -168,7 +168,7 @@ final class EndScan {
             // the window's tails, bounded with the block maxima. Where a side's bound is too large, first tighten the block
             // maxima there (the per-h hypergeometric bound: a few log-binomials per h, against a sum per h for exact delta);
             // widen that side only when they are tight already
-            double logTol = Math.log(LargeNSmoothed.WINDOW_TOLERANCE);
+            double logTol = Math.log(LargeNProblem.WINDOW_TOLERANCE);
             while (true) {
                 Tail lo = windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best, -1);
                 Tail hi = windowTail(p, base, baseN, pm, hl, hr, kSwing, blockMax, best, 1);
@@ -184,12 +184,12 @@ final class EndScan {
                     wideHi = hr < base.upper();
                 }
                 if (tight != null) {
-                    List<long[]> ranges = new ArrayList<>();
+                    List<Span> ranges = new ArrayList<>();
                     if (wideLo) {
-                        ranges.add(new long[] {lo.farthest(), hl - 1 + kSwing});
+                        ranges.add(new Span(lo.farthest(), hl - 1 + kSwing));
                     }
                     if (wideHi) {
-                        ranges.add(new long[] {hr + 1, hi.farthest() + kSwing});
+                        ranges.add(new Span(hr + 1, hi.farthest() + kSwing));
                     }
                     if (blockMax.refine(tight, ranges) > 0) {
                         continue;
@@ -221,12 +221,12 @@ final class EndScan {
      * The values of h whose delta the first window of a truncated scan at this end reads, [hl, hr + K]: the same for
      * every eps (what is computed for all of them at once before the eps are solved in parallel).
      */
-    static long[] firstWindow(LargeNProblem p, boolean hiEnd, int kSwing) {
+    static Span firstWindow(LargeNProblem p, boolean hiEnd, int kSwing) {
         double pm = hiEnd ? p.pHi : p.pLo;
         long baseN = p.n - kSwing;
         CountLaw base = CountLaw.binomial(baseN, pm);
         double sd = sd(baseN, pm);
-        return new long[] {windowLo(base, sd, FIRST_Z), windowHi(base, sd, FIRST_Z) + kSwing};
+        return new Span(windowLo(base, sd, FIRST_Z), windowHi(base, sd, FIRST_Z) + kSwing);
     }
 
     /** Above this many nats between the smallest and the largest ln delta of a window, its terms are tilted ({@link #tilt}). */
@@ -319,8 +319,8 @@ final class EndScan {
     private static Tail windowTail(LargeNProblem p, CountLaw base, long baseN, double pm, long hl, long hr, int kSwing, BlockBounds blockMax, double best,
             int dir) {
         double logDp = Math.log((double) p.sampleSize / p.n);
-        double stop = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 40;
-        double significant = best + Math.log(LargeNSmoothed.WINDOW_TOLERANCE) - 20;
+        double stop = best + Math.log(LargeNProblem.WINDOW_TOLERANCE) - 40;
+        double significant = best + Math.log(LargeNProblem.WINDOW_TOLERANCE) - 20;
         double acc = Double.NEGATIVE_INFINITY;
         long start = dir < 0 ? hl - 1 : hr + 1;
         long farthest = start;

@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -8,21 +9,25 @@ import java.util.stream.LongStream;
 
 /**
  * What every part of {@link LargeNSmoothed} shares: n, T, the two vertices' category-1 probabilities, the eps values, and
- * the cache of ln delta(h) filled from the {@link LargeNSmoothed.DeltaSource} (one request per batch of h).
+ * the cache of ln delta(h) filled from the {@link DeltaSource} (one request per batch of h), and the relative size of what a
+ * window of h may leave out.
  */
 final class LargeNProblem {
+    /** Relative size of what a window may leave out. */
+    static final double WINDOW_TOLERANCE = 1e-14;
+
     final long n;
     final long sampleSize;
     final double pHi;
     final double pLo;
     final double[] eps;
-    private final LargeNSmoothed.DeltaSource source;
+    private final DeltaSource source;
     private final DeltaCache cache;
     Consumer<String> progress = s -> { };
     /** delta(h) values computed (each for the eps requested); the eps of a run may be solved at once, each adding its own. */
     final AtomicLong deltaEvaluations = new AtomicLong();
 
-    LargeNProblem(long n, long sampleSize, double pHi, double pLo, double[] eps, LargeNSmoothed.DeltaSource source) {
+    LargeNProblem(long n, long sampleSize, double pHi, double pLo, double[] eps, DeltaSource source) {
         this.n = n;
         this.sampleSize = sampleSize;
         this.pHi = pHi;
@@ -53,21 +58,21 @@ final class LargeNProblem {
     }
 
     /** The ranges clipped to [0, n], sorted and merged where they overlap or touch (thousands of overlapping windows become a few). */
-    private List<long[]> merged(List<long[]> ranges) {
-        List<long[]> sorted = new ArrayList<>();
-        for (long[] r : ranges) {
-            long lo = Math.max(0, r[0]);
-            long hi = Math.min(n, r[1]);
+    private List<Span> merged(List<Span> ranges) {
+        List<Span> sorted = new ArrayList<>();
+        for (Span r : ranges) {
+            long lo = Math.max(0, r.from());
+            long hi = Math.min(n, r.to());
             if (lo <= hi) {
-                sorted.add(new long[] {lo, hi});
+                sorted.add(new Span(lo, hi));
             }
         }
-        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
-        List<long[]> out = new ArrayList<>();
-        for (long[] r : sorted) {
-            long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
-            if (last != null && r[0] <= last[1] + 1) {
-                last[1] = Math.max(last[1], r[1]);
+        sorted.sort(Comparator.comparingLong(Span::from));
+        List<Span> out = new ArrayList<>();
+        for (Span r : sorted) {
+            Span last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && r.from() <= last.to() + 1) {
+                out.set(out.size() - 1, new Span(last.from(), Math.max(last.to(), r.to())));
             } else {
                 out.add(r);
             }
@@ -79,7 +84,7 @@ final class LargeNProblem {
      * Computes (in one request to the source) delta(h) for every h of the ranges not known yet, for eps index {@code only}
      * alone (what a branch and bound or an expectation of that eps needs), or for every eps when {@code only < 0}.
      */
-    int ensure(List<long[]> ranges, int only) {
+    int ensure(List<Span> ranges, int only) {
         boolean[] which = new boolean[eps.length];
         for (int e = 0; e < eps.length; e++) {
             which[e] = only < 0 || e == only;
@@ -87,14 +92,14 @@ final class LargeNProblem {
         // the keys min(h, n - h) not known yet, in increasing order: each merged range of h gives one or two runs of keys
         // (itself below n/2, mirrored above), and the runs, merged again, are walked in order (no sort per key)
         long half = n / 2;
-        List<long[]> keyRuns = new ArrayList<>();
-        for (long[] r : merged(ranges)) {
-            keyRuns.add(new long[] {r[0], Math.min(r[1], half)});
-            keyRuns.add(new long[] {n - r[1], Math.min(n - Math.max(r[0], half + 1), half)});
+        List<Span> keyRuns = new ArrayList<>();
+        for (Span r : merged(ranges)) {
+            keyRuns.add(new Span(r.from(), Math.min(r.to(), half)));
+            keyRuns.add(new Span(n - r.to(), Math.min(n - Math.max(r.from(), half + 1), half)));
         }
         LongStream.Builder keys = LongStream.builder();
-        for (long[] k : merged(keyRuns)) {
-            for (long key = k[0]; key <= k[1]; key++) {
+        for (Span k : merged(keyRuns)) {
+            for (long key = k.from(); key <= k.to(); key++) {
                 for (int e = 0; e < eps.length; e++) {
                     if (which[e] && !cache.has(key, e)) {
                         keys.add(key);

@@ -6,9 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ForkJoinTask;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.LogMath;
@@ -57,23 +55,14 @@ import org.privacybounds.validation.BadInputException;
 public final class LargeNSmoothed {
     /** Below this n every assignment is evaluated by one untruncated scan. */
     public static final int FULL_SCAN_MAX_N = 4_000;
-    /** Relative size of what a window may leave out. */
-    static final double WINDOW_TOLERANCE = 1e-14;
-
-    /**
-     * Computes ln delta(h) for every requested h and every requested eps of the run: result[i][e] (NaN for an eps that was
-     * not requested).
-     */
-    public interface DeltaSource {
-        double[][] logDelta(long[] hs, boolean[] eps);
-    }
 
     /** Evaluates a batch of exact expectations (stage 2); Spark spreads it over executors. */
     public interface StageTwo {
         double[][] evaluate(List<Expectation> batch);
     }
 
-    private StageTwo stageTwo = batch -> {
+    /** Stage 2 here, sequentially. */
+    public static final StageTwo SEQUENTIAL_STAGE_TWO = batch -> {
         double[][] out = new double[batch.size()][];
         for (int i = 0; i < out.length; i++) {
             out[i] = batch.get(i).evaluate();
@@ -81,10 +70,48 @@ public final class LargeNSmoothed {
         return out;
     };
 
-    /** Where stage 2's exact expectations run (default: here, sequentially). */
-    public LargeNSmoothed withStageTwo(StageTwo s) {
-        this.stageTwo = s;
-        return this;
+    /** Stage 2 in parallel here, on the fork-join pool the caller runs in. */
+    public static final StageTwo PARALLEL_STAGE_TWO = batch -> batch.parallelStream().map(Expectation::evaluate).toArray(double[][]::new);
+
+    /**
+     * How a run is carried out (none of it changes a value): where stage 2 runs, whether the eps are solved at once
+     * ({@link ParallelEpsilons}), the projected work past which a run stops ({@link BadInputException} naming it), where
+     * progress lines go, and up to which n every assignment is evaluated by one scan.
+     */
+    public record Options(StageTwo stageTwo, boolean parallelEpsilons, double workLimitSeconds, Consumer<String> progress, int fullScanMaxN) {
+        /** Stage 2 here and sequentially, one eps after the other, no work limit, no progress lines. */
+        public static Options defaults() {
+            return new Options(SEQUENTIAL_STAGE_TWO, false, Double.POSITIVE_INFINITY, line -> { }, FULL_SCAN_MAX_N);
+        }
+
+        /** Stage 2's exact expectations run there. */
+        public Options withStageTwo(StageTwo s) {
+            return new Options(s, parallelEpsilons, workLimitSeconds, progress, fullScanMaxN);
+        }
+
+        /**
+         * The eps of the run solved at once, on the fork-join pool the caller runs in. Only where the {@link DeltaSource} and
+         * {@link StageTwo} compute on this pool's threads (as {@link #parallel} does): a source that waits inside a pool task
+         * for work that needs a thread of the same pool can deadlock.
+         */
+        public Options withParallelEpsilons() {
+            return new Options(stageTwo, true, workLimitSeconds, progress, fullScanMaxN);
+        }
+
+        /** Stops a run whose exact evaluations are projected (from the time they took so far) past this many seconds. */
+        public Options withWorkLimit(double seconds) {
+            return new Options(stageTwo, parallelEpsilons, seconds, progress, fullScanMaxN);
+        }
+
+        /** Progress lines go there, one at a time (the eps may be solved at once). */
+        public Options withProgress(Consumer<String> listener) {
+            return new Options(stageTwo, parallelEpsilons, workLimitSeconds, listener, fullScanMaxN);
+        }
+
+        /** For tests: every assignment by one scan up to this n. */
+        Options withFullScanUpTo(int maxN) {
+            return new Options(stageTwo, parallelEpsilons, workLimitSeconds, progress, maxN);
+        }
     }
 
     private final long n;
@@ -95,17 +122,16 @@ public final class LargeNSmoothed {
     private final boolean hiIsFirst;
     private final double[] eps;
     private final LargeNProblem problem;
-    private Consumer<String> progress = s -> { };
+    private final StageTwo stageTwo;
+    private final Consumer<String> progress;
+    private final Options options;
 
-    private int fullScanMaxN = FULL_SCAN_MAX_N;
-
-    /** For tests: evaluate every assignment by one scan up to this n (default {@link #FULL_SCAN_MAX_N}). */
-    LargeNSmoothed fullScanUpTo(int maxN) {
-        this.fullScanMaxN = maxN;
-        return this;
+    /** A run with {@link Options#defaults()}. */
+    public LargeNSmoothed(long n, long sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
+        this(n, sampleSize, vertices, eps, source, Options.defaults());
     }
 
-    public LargeNSmoothed(long n, long sampleSize, DistributionSet vertices, double[] eps, DeltaSource source) {
+    public LargeNSmoothed(long n, long sampleSize, DistributionSet vertices, double[] eps, DeltaSource source, Options options) {
         if (vertices.categories() != 2 || vertices.size() > 2) {
             throw new BadInputException("Pi", vertices.size() + " vertices over " + vertices.categories() + " categories",
                     "the large-n method needs two categories and at most two hull vertices");
@@ -123,7 +149,16 @@ public final class LargeNSmoothed {
         this.pHi = hiIsFirst ? vertexP[0] : vertexP[1];
         this.pLo = vertexP.length == 1 ? vertexP[0] : (hiIsFirst ? vertexP[1] : vertexP[0]);
         this.eps = eps.clone();
+        this.options = options;
+        this.stageTwo = options.stageTwo();
+        Consumer<String> listener = options.progress();
+        this.progress = line -> { // one line at a time: the eps may be solved at once
+            synchronized (listener) {
+                listener.accept(line);
+            }
+        };
         this.problem = new LargeNProblem(n, sampleSize, pHi, pLo, this.eps, source);
+        problem.progress = progress;
     }
 
     /** The default source: delta(h) computed here, sequentially. */
@@ -161,124 +196,45 @@ public final class LargeNSmoothed {
         return r;
     }
 
-    /** Stage 2 (batches of exact expectations) in parallel here, on the pool the caller runs in. */
-    public LargeNSmoothed withParallelStageTwo() {
-        this.stageTwo = batch -> batch.parallelStream().map(Expectation::evaluate).toArray(double[][]::new);
-        return this;
-    }
-
-    /** Receives progress lines. */
-    public LargeNSmoothed onProgress(Consumer<String> listener) {
-        Consumer<String> one = line -> { // one line at a time: the eps may be solved at once
-            synchronized (this) {
-                listener.accept(line);
-            }
-        };
-        this.progress = one;
-        problem.progress = one;
-        return this;
-    }
-
     /** Number of delta(h) values computed so far (each for every eps). */
     public long deltaEvaluations() {
         return problem.deltaEvaluations.get();
     }
 
-    private boolean parallelEpsilons;
+    /** The scheduler of this run's eps (set by {@link #solve()}). */
+    private ParallelEpsilons scheduler = ParallelEpsilons.sequential();
 
     /**
-     * Solves the eps of the run at once, on the fork-join pool the caller runs in, instead of one after the other (their
-     * end scans, exact batches and slope bounds are mostly sequential: one eps alone leaves a second core idle). The values
-     * are those of the sequential run, digit for digit: each eps reads and writes only its own delta values, and the one
-     * window every eps shares (the first window of the end scan) is computed for all of them before they start. Up to
-     * {@link #PARALLEL_EPSILONS_MAX_N}; past it one after the other.
-     *
-     * <p>Only where the {@link DeltaSource} and {@link StageTwo} compute on this pool's threads (as {@link #parallel} does): a
-     * source that waits inside a pool task for work that needs a thread of the same pool can deadlock (Spark jobs whose
-     * local-mode executors sum in parallel on the common pool did, with the eps forked into that pool).
-     */
-    public LargeNSmoothed withParallelEpsilons() {
-        this.parallelEpsilons = true;
-        return this;
-    }
-
-    /**
-     * Above this n the eps are solved one after the other even with {@link #withParallelEpsilons}: past 2^20 blocks of h the
-     * block loops dominate and already use every core, and solving eps at once only keeps more of their arrays alive
+     * Above this n the eps are solved one after the other even with {@link Options#withParallelEpsilons}: past 2^20 blocks of h
+     * the block loops dominate and already use every core, and solving eps at once only keeps more of their arrays alive
      * (measured at n = 3e9 with 12 eps: 77.0 s and 1.70 GB resident at once, 73.2 s and 1.34 GB one after the other; at
      * n = 1e7 at once is what makes two threads 1.86x one).
      */
     public static final long PARALLEL_EPSILONS_MAX_N = 1L << 28;
 
-    /** Set when one eps of a parallel run failed: the others stop at their next step instead of running on. */
-    private volatile boolean abandoned;
-
     /** delta_SDP for every eps of the run. */
     public List<SmoothedValue> solve() {
-        if (!parallelEpsilons || eps.length == 1 || !searches() || n > PARALLEL_EPSILONS_MAX_N) {
+        if (!options.parallelEpsilons() || eps.length == 1 || !searches() || n > PARALLEL_EPSILONS_MAX_N) {
+            scheduler = ParallelEpsilons.sequential();
             List<SmoothedValue> out = new ArrayList<>();
             for (int e = 0; e < eps.length; e++) {
                 out.add(solve(e));
             }
             return out;
         }
-        abandoned = false;
-        long[] first = EndScan.firstWindow(problem, startAtHi(), END_K);
-        problem.ensure(List.of(first), -1);
-        SmoothedValue[] out = new SmoothedValue[eps.length];
-        RuntimeException[] failed = new RuntimeException[eps.length];
-        IntConsumer one = e -> {
-            try {
-                out[e] = solve(e);
-            } catch (RuntimeException ex) {
-                abandoned = true;
-                failed[e] = ex;
-            } catch (Error err) { // out of memory and the like: the others stop too, the error reaches the caller through join
-                abandoned = true;
-                throw err;
-            }
-        };
-        // the smallest eps (the flattest f: the most work) runs here; the others are forked in increasing order, so an idle
-        // thread takes the next largest first (stealing takes the oldest fork), and the parallel parts inside an eps are
-        // stolen only once every eps has a thread
-        int[] order = IntStream.range(0, eps.length).boxed().sorted(Comparator.comparingDouble(i -> eps[i]))
-                .mapToInt(Integer::intValue).toArray();
-        List<ForkJoinTask<?>> forked = new ArrayList<>();
-        for (int i = 1; i < order.length; i++) {
-            int e = order[i];
-            forked.add(ForkJoinTask.adapt(() -> one.accept(e)).fork());
-        }
-        one.accept(order[0]);
-        // newest first: a fork no thread has taken yet is run here at once (joining an older one that another thread runs would
-        // wait for it with the newer ones still queued)
-        for (int i = forked.size() - 1; i >= 0; i--) {
-            forked.get(i).join();
-        }
-        // the failure of the smallest eps index that failed on its own (not abandoned because another failed)
-        for (RuntimeException ex : failed) {
-            if (ex != null && !(ex instanceof Abandoned)) {
-                throw ex;
-            }
-        }
-        return List.of(out);
-    }
-
-    /** Thrown inside an eps whose run was abandoned because another eps failed; never leaves {@link #solve()}. */
-    private static final class Abandoned extends RuntimeException {
-        Abandoned() {
-            super("abandoned", null, false, false);
-        }
+        // the one window every eps shares (the first of the end scan) is computed for all of them before they start
+        problem.ensure(List.of(EndScan.firstWindow(problem, startAtHi(), END_K)), -1);
+        scheduler = new ParallelEpsilons();
+        return scheduler.solve(eps, this::solve);
     }
 
     private void checkAbandoned() {
-        if (abandoned) {
-            throw new Abandoned();
-        }
+        scheduler.checkAbandoned();
     }
 
     /** Whether the run takes the search (end scan, branch and bound) rather than a closed form, one assignment or a full scan. */
     private boolean searches() {
-        return sampleSize != n && sampleSize != 0 && vertexP.length == 2 && pHi != pLo && n > fullScanMaxN;
+        return sampleSize != n && sampleSize != 0 && vertexP.length == 2 && pHi != pLo && n > options.fullScanMaxN();
     }
 
     /** Whether the search starts with the scan at the p_hi end (the more extreme vertex). */
@@ -300,11 +256,11 @@ public final class LargeNSmoothed {
                     n + 1L, 0);
         }
         if (vertexP.length == 1 || pHi == pLo) {
-            BlockBounds bm = n <= fullScanMaxN ? null : new BlockBounds(problem, new ChernoffBound(n, sampleSize, eps[e]));
+            BlockBounds bm = n <= options.fullScanMaxN() ? null : new BlockBounds(problem, new ChernoffBound(n, sampleSize, eps[e]));
             EndScan.Scan s = EndScan.scan(problem, e, true, 0, bm, new HypergeometricBound(n, sampleSize, eps[e]));
             return value(e, s.bestLog(), n, s.relErr(), 1, 0, "exact: one assignment, certified truncation of the binomial");
         }
-        if (n <= fullScanMaxN) {
+        if (n <= options.fullScanMaxN()) {
             EndScan.Scan s = EndScan.scan(problem, e, true, (int) n, null, null);
             return value(e, s.bestLog(), s.bestN1(), s.relErr(), n + 1L, 0, "exact: every assignment evaluated, no truncation");
         }
@@ -327,7 +283,7 @@ public final class LargeNSmoothed {
             EndScan.Scan best = EndScan.Scan.better(sHi, sLo);
             long midFrom = (sLo == null ? 0 : kLo + 1);
             long midTo = (sHi == null ? n : n - kHi - 1);
-            List<long[]> unresolved = new ArrayList<>();
+            List<Span> unresolved = new ArrayList<>();
             long excluded = midTo >= midFrom ? branchAndBound(midFrom, midTo, best.bestLog(), blockMax, e, unresolved, leaf) : 0;
             if (unresolved.isEmpty()) {
                 long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
@@ -357,56 +313,57 @@ public final class LargeNSmoothed {
      * maxima of |delta(h + 1) - delta(h)| with Bernstein tails. Intervals that the bound does not
      * exclude are halved and their midpoint evaluated.
      */
-    private SmoothedValue lipschitz(int e, List<long[]> unresolved, EndScan.Scan sHi, EndScan.Scan sLo, int kHi, int kLo, BlockBounds blockMax) {
+    private SmoothedValue lipschitz(int e, List<Span> unresolved, EndScan.Scan sHi, EndScan.Scan sLo, int kHi, int kLo, BlockBounds blockMax) {
         EndScan.Scan sb = EndScan.Scan.better(sHi, sLo);
         Best best = new Best(sb.bestLog(), sb.bestN1(), sb.relErr());
         BlockBounds.Summary slope = new BlockBounds.Summary(blockMax.slopeBlocks(e), blockMax.block);
         // merge the unresolved leaves into runs
-        unresolved.sort((x, y) -> Long.compare(x[0], y[0]));
-        List<long[]> runs = new ArrayList<>();
-        for (long[] iv : unresolved) {
-            if (!runs.isEmpty() && runs.get(runs.size() - 1)[1] + 1 >= iv[0]) {
-                runs.get(runs.size() - 1)[1] = Math.max(runs.get(runs.size() - 1)[1], iv[1]);
+        unresolved.sort(Comparator.comparingLong(Span::from));
+        List<Span> runs = new ArrayList<>();
+        for (Span iv : unresolved) {
+            Span last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+            if (last != null && last.to() + 1 >= iv.from()) {
+                runs.set(runs.size() - 1, new Span(last.from(), Math.max(last.to(), iv.to())));
             } else {
-                runs.add(iv.clone());
+                runs.add(iv);
             }
         }
         long evaluated = (sHi == null ? 0 : kHi + 1L) + (sLo == null ? 0 : kLo + 1L);
         // known: n1 -> {ln f (lower bound), ln (f + truncation) (upper bound)}
         Map<Long, double[]> known = new HashMap<>();
         List<Long> first = new ArrayList<>();
-        for (long[] run : runs) {
-            first.add(run[0]);
-            if (run[1] != run[0]) {
-                first.add(run[1]);
+        for (Span run : runs) {
+            first.add(run.from());
+            if (run.to() != run.from()) {
+                first.add(run.to());
             }
         }
         long evalStart = System.nanoTime();
         evaluateBatch(first, e, best, known, blockMax);
         long evalNanos = System.nanoTime() - evalStart;
         long points = first.size();
-        List<long[]> frontier = new ArrayList<>(runs);
+        List<Span> frontier = new ArrayList<>(runs);
         boolean excludedAny = false;
         int level = 0;
         while (!frontier.isEmpty()) {
             checkAbandoned();
-            List<long[]> split = new ArrayList<>();
+            List<Span> split = new ArrayList<>();
             List<Long> mids = new ArrayList<>();
-            for (long[] iv : frontier) {
-                if (iv[1] - iv[0] <= 1) {
+            for (Span iv : frontier) {
+                if (iv.to() - iv.from() <= 1) {
                     continue;
                 }
-                double fa = Math.exp(known.get(iv[0])[1] - best.logF);
-                double fb = Math.exp(known.get(iv[1])[1] - best.logF);
-                double sl = Math.exp(slopeBound(iv[0], iv[1], slope, best.logF) - best.logF);
-                double lip = (fa + fb + (iv[1] - iv[0]) * sl) / 2;
-                double byDelta = Math.exp(intervalBound(iv[0] + 1, iv[1] - 1, blockMax.summary(), best.logF) - best.logF);
+                double fa = Math.exp(known.get(iv.from())[1] - best.logF);
+                double fb = Math.exp(known.get(iv.to())[1] - best.logF);
+                double sl = Math.exp(slopeBound(iv.from(), iv.to(), slope, best.logF) - best.logF);
+                double lip = (fa + fb + (iv.to() - iv.from()) * sl) / 2;
+                double byDelta = Math.exp(intervalBound(iv.from() + 1, iv.to() - 1, blockMax.summary(), best.logF) - best.logF);
                 if (Math.min(lip, byDelta) <= 1 - 1e-9) {
                     excludedAny = true;
                     continue;
                 }
                 split.add(iv);
-                mids.add((iv[0] + iv[1]) >>> 1);
+                mids.add((iv.from() + iv.to()) >>> 1);
             }
             if (mids.isEmpty()) {
                 break;
@@ -419,10 +376,10 @@ public final class LargeNSmoothed {
             evaluateBatch(mids, e, best, known, blockMax);
             evalNanos += System.nanoTime() - evalStart;
             points += mids.size();
-            List<long[]> next = new ArrayList<>();
+            List<Span> next = new ArrayList<>();
             for (int i = 0; i < split.size(); i++) {
-                next.add(new long[] {split.get(i)[0], mids.get(i)});
-                next.add(new long[] {mids.get(i), split.get(i)[1]});
+                next.add(new Span(split.get(i).from(), mids.get(i)));
+                next.add(new Span(mids.get(i), split.get(i).to()));
             }
             frontier = next;
         }
@@ -440,13 +397,14 @@ public final class LargeNSmoothed {
      * Where halving has excluded nothing yet (f so flat, or so dominated by rare histograms, that neither bound separates
      * the assignments: heavy loss), the rest may take every interior point of the intervals: their
      * number times the wall time per point measured so far. Says so on the progress line, and stops with a clear message
-     * when that is beyond the work limit ({@link #withWorkLimit}) instead of running for hours.
+     * when that is beyond the work limit ({@link Options#withWorkLimit}) instead of running for hours.
      */
-    private void checkProjection(int e, List<long[]> intervals, long points, long evalNanos) {
+    private void checkProjection(int e, List<Span> intervals, long points, long evalNanos) {
         long remaining = 0;
-        for (long[] iv : intervals) {
-            remaining += iv[1] - iv[0] - 1;
+        for (Span iv : intervals) {
+            remaining += iv.to() - iv.from() - 1;
         }
+        double workLimitSeconds = options.workLimitSeconds();
         double perPoint = evalNanos / 1e9 / Math.max(1, points);
         double seconds = remaining * perPoint;
         progress.accept(String.format(Locale.ROOT, "slope bound, eps = %s: nothing excluded in %d halvings; up to %d more assignments "
@@ -459,17 +417,6 @@ public final class LargeNSmoothed {
         }
     }
 
-    private double workLimitSeconds = Double.POSITIVE_INFINITY;
-
-    /**
-     * Stops a run whose exact evaluations are projected (from the time they took so far) to take longer than this many
-     * seconds, with a {@link BadInputException} that says why; default: no limit.
-     */
-    public LargeNSmoothed withWorkLimit(double seconds) {
-        this.workLimitSeconds = seconds;
-        return this;
-    }
-
     /**
      * Exact f at every n1 of a batch, as one stage-2 job: the windows are fixed here (truncation
      * below 1e-14 of the best value so far), delta is computed for each window, and each
@@ -477,17 +424,17 @@ public final class LargeNSmoothed {
      */
     private void evaluateBatch(List<Long> n1s, int e, Best best, Map<Long, double[]> known, BlockBounds blockMax) {
         double logDp = Math.log((double) sampleSize / n);
-        double target = best.logF + Math.log(WINDOW_TOLERANCE);
+        double target = best.logF + Math.log(LargeNProblem.WINDOW_TOLERANCE);
         List<Expectation> batch = new ArrayList<>();
         List<Expectation.Window> windows = new ArrayList<>();
-        List<long[]> ranges = new ArrayList<>();
+        List<Span> ranges = new ArrayList<>();
         for (long n1 : n1s) {
             Expectation.Window w = Expectation.window(n, pHi, pLo, n1, logDp, target, blockMax::rangeMax);
             windows.add(w);
-            ranges.add(new long[] {w.hFrom(), w.hTo()});
+            ranges.add(new Span(w.hFrom(), w.hTo()));
         }
-        progress.accept(String.format("exact f at %d assignments, eps = %s, h in [%d, %d]", n1s.size(), eps[e], ranges.stream().mapToLong(r -> r[0]).min().orElse(0),
-                ranges.stream().mapToLong(r -> r[1]).max().orElse(0)));
+        progress.accept(String.format("exact f at %d assignments, eps = %s, h in [%d, %d]", n1s.size(), eps[e], ranges.stream().mapToLong(Span::from).min().orElse(0),
+                ranges.stream().mapToLong(Span::to).max().orElse(0)));
         problem.ensure(ranges, e); // one stage-1 request for the whole batch, this eps only
         for (int i = 0; i < n1s.size(); i++) {
             long n1 = n1s.get(i);
@@ -536,7 +483,7 @@ public final class LargeNSmoothed {
      * are not known yet (the next {@link BlockBounds#refresh} then lowers the block maxima there from the
      * Chernoff bound to the exact values). Returns false when there was nothing left to compute.
      */
-    private boolean refineWithExactDelta(List<long[]> unresolved, int e) {
+    private boolean refineWithExactDelta(List<Span> unresolved, int e) {
         return problem.ensure(massRanges(unresolved), e) > 0;
     }
 
@@ -544,11 +491,11 @@ public final class LargeNSmoothed {
      * The values of h where the unresolved assignments put their mass: the means +- 8 standard deviations of h over the
      * interval (the variance of h is linear in n1, so its larger end value bounds it).
      */
-    private List<long[]> massRanges(List<long[]> unresolved) {
-        List<long[]> ranges = new ArrayList<>();
-        for (long[] iv : unresolved) {
-            double sd = Math.sqrt(Math.max(problem.variance(iv[0], n), problem.variance(iv[1], n))) + 1;
-            ranges.add(new long[] {(long) Math.max(0, Math.floor(problem.mean(iv[0], n) - 8 * sd)), (long) Math.min(n, Math.ceil(problem.mean(iv[1], n) + 8 * sd))});
+    private List<Span> massRanges(List<Span> unresolved) {
+        List<Span> ranges = new ArrayList<>();
+        for (Span iv : unresolved) {
+            double sd = Math.sqrt(Math.max(problem.variance(iv.from(), n), problem.variance(iv.to(), n))) + 1;
+            ranges.add(new Span((long) Math.max(0, Math.floor(problem.mean(iv.from(), n) - 8 * sd)), (long) Math.min(n, Math.ceil(problem.mean(iv.to(), n) + 8 * sd))));
         }
         return ranges;
     }
@@ -580,36 +527,36 @@ public final class LargeNSmoothed {
      * Excludes what it can of [from, to]; returns the number excluded and fills unresolved intervals (split no further once
      * they hold at most {@code leaf} assignments).
      */
-    private long branchAndBound(long from, long to, double bestLog, BlockBounds blockMax, int e, List<long[]> unresolved, int leaf) {
+    private long branchAndBound(long from, long to, double bestLog, BlockBounds blockMax, int e, List<Span> unresolved, int leaf) {
         double threshold = bestLog + Math.log1p(-1e-9);
         BlockBounds.Summary blocks = blockMax.summary(); // before the parallel part: computed once
         long excluded = 0;
         // breadth first, one level at a time: the interval bounds of a level are independent (read-only arrays), so they are
         // evaluated in parallel; the outcome does not depend on the order
-        List<long[]> level = new ArrayList<>();
-        level.add(new long[] {from, to});
+        List<Span> level = new ArrayList<>();
+        level.add(new Span(from, to));
         while (!level.isEmpty()) {
-            final List<long[]> cur = level;
+            final List<Span> cur = level;
             double[] bound = IntStream.range(0, cur.size()).parallel()
-                    .mapToDouble(i -> intervalBound(cur.get(i)[0], cur.get(i)[1], blocks, bestLog)).toArray();
-            List<long[]> next = new ArrayList<>();
+                    .mapToDouble(i -> intervalBound(cur.get(i).from(), cur.get(i).to(), blocks, bestLog)).toArray();
+            List<Span> next = new ArrayList<>();
             for (int i = 0; i < cur.size(); i++) {
-                long[] iv = cur.get(i);
+                Span iv = cur.get(i);
                 if (bound[i] <= threshold) {
-                    excluded += iv[1] - iv[0] + 1L;
-                } else if (iv[1] - iv[0] < leaf) {
+                    excluded += iv.size();
+                } else if (iv.to() - iv.from() < leaf) {
                     unresolved.add(iv);
                 } else {
-                    long mid = (iv[0] + iv[1]) >>> 1;
-                    next.add(new long[] {iv[0], mid});
-                    next.add(new long[] {mid + 1, iv[1]});
+                    long mid = (iv.from() + iv.to()) >>> 1;
+                    next.add(new Span(iv.from(), mid));
+                    next.add(new Span(mid + 1, iv.to()));
                 }
             }
             level = next;
         }
         progress.accept(String.format("branch and bound, eps = %s: %d assignments excluded, %d intervals left%s", eps[e], excluded, unresolved.size(),
-                unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToLong(iv -> iv[0]).min().getAsLong() + ", "
-                        + unresolved.stream().mapToLong(iv -> iv[1]).max().getAsLong() + "])"));
+                unresolved.isEmpty() ? "" : " (n1 on the p_hi vertex in [" + unresolved.stream().mapToLong(Span::from).min().getAsLong() + ", "
+                        + unresolved.stream().mapToLong(Span::to).max().getAsLong() + "])"));
         return excluded;
     }
 

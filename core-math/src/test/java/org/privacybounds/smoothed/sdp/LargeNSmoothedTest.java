@@ -24,7 +24,7 @@ class LargeNSmoothedTest {
 
     static List<SmoothedValue> large(int n, int t, DistributionSet v, double[] eps, int fullUpTo) {
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
-        return new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.local(m, n, eps)).fullScanUpTo(fullUpTo).solve();
+        return new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.local(m, n, eps), LargeNSmoothed.Options.defaults().withFullScanUpTo(fullUpTo)).solve();
     }
 
     @Test
@@ -201,7 +201,8 @@ class LargeNSmoothedTest {
         SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, n / 2);
         List<String> lines = new ArrayList<>();
         BadInputException e = assertThrows(BadInputException.class,
-                () -> new LargeNSmoothed(n, n / 2, close, eps, LargeNSmoothed.local(half, n, eps)).withWorkLimit(1e-3).onProgress(lines::add).solve());
+                () -> new LargeNSmoothed(n, n / 2, close, eps, LargeNSmoothed.local(half, n, eps),
+                        LargeNSmoothed.Options.defaults().withWorkLimit(1e-3).withProgress(lines::add)).solve());
         assertEquals("work limit", e.parameter());
         assertTrue(e.getMessage().contains("no bound separates the assignments"), e.getMessage());
         assertTrue(lines.stream().anyMatch(l -> l.contains("nothing excluded in 3 halvings")), String.join("\n", lines));
@@ -210,7 +211,8 @@ class LargeNSmoothedTest {
         int big = 1_000_000;
         SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 998_000);
         double[] all = {0.5, 1, 2, 7};
-        List<SmoothedValue> v = new LargeNSmoothed(big, 998_000, far, all, LargeNSmoothed.local(m, big, all)).withWorkLimit(1e-3).solve();
+        List<SmoothedValue> v = new LargeNSmoothed(big, 998_000, far, all, LargeNSmoothed.local(m, big, all), LargeNSmoothed.Options.defaults().withWorkLimit(1e-3))
+                .solve();
         assertEquals(4, v.size());
         assertEquals(-6.806698819410, v.get(0).log10Delta(), 1e-9);
     }
@@ -236,9 +238,10 @@ class LargeNSmoothedTest {
                 SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
                 LargeNSmoothed seq = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.local(m, n, eps));
                 List<SmoothedValue> a = seq.solve();
-                LargeNSmoothed par = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.parallel(m, n, eps)).withParallelStageTwo().withParallelEpsilons();
                 List<String> lines = Collections.synchronizedList(new ArrayList<>());
-                List<SmoothedValue> b = pool.submit(() -> par.onProgress(lines::add).solve()).get();
+                LargeNSmoothed par = new LargeNSmoothed(n, t, v, eps, LargeNSmoothed.parallel(m, n, eps), LargeNSmoothed.Options.defaults()
+                        .withStageTwo(LargeNSmoothed.PARALLEL_STAGE_TWO).withParallelEpsilons().withProgress(lines::add));
+                List<SmoothedValue> b = pool.submit(() -> par.solve()).get();
                 for (int e = 0; e < eps.length; e++) {
                     String what = "n = " + n + ", eps = " + eps[e];
                     assertEquals(Double.doubleToLongBits(a.get(e).logDelta()), Double.doubleToLongBits(b.get(e).logDelta()), what);
@@ -256,8 +259,8 @@ class LargeNSmoothedTest {
             double[] eps = {1, 0.5, 2};
             SamplingHistogramMechanism half = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 5_000);
             ExecutionException ex = assertThrows(ExecutionException.class, () -> pool.submit(
-                    () -> new LargeNSmoothed(10_000, 5_000, close, eps, LargeNSmoothed.parallel(half, 10_000, eps)).withParallelStageTwo()
-                            .withParallelEpsilons().withWorkLimit(1e-3).solve()).get());
+                    () -> new LargeNSmoothed(10_000, 5_000, close, eps, LargeNSmoothed.parallel(half, 10_000, eps), LargeNSmoothed.Options.defaults()
+                            .withStageTwo(LargeNSmoothed.PARALLEL_STAGE_TWO).withParallelEpsilons().withWorkLimit(1e-3)).solve()).get());
             BadInputException bad = (BadInputException) ex.getCause();
             assertEquals("work limit", bad.parameter());
             assertTrue(bad.getMessage().contains("no bound separates the assignments"), bad.getMessage());

@@ -85,15 +85,16 @@ public final class SmoothedRunner {
         return runLocal(n, sampleSize, hull, eps, threads, progress, Double.POSITIVE_INFINITY);
     }
 
-    /** {@link #runLocal} that stops where its exact evaluations are projected past {@code maxWorkSeconds} ({@link LargeNSmoothed#withWorkLimit}). */
+    /** {@link #runLocal} that stops where its exact evaluations are projected past {@code maxWorkSeconds} ({@link LargeNSmoothed.Options#withWorkLimit}). */
     public static List<SmoothedValue> runLocal(long n, long sampleSize, DistributionSet hull, double[] eps, int threads, Consumer<String> progress,
             double maxWorkSeconds) {
         if (!driverCapable(hull, Sampling.WITHOUT_REPLACEMENT)) {
             throw new IllegalArgumentException("the driver-only path is the large-n method (two categories, at most two vertices)");
         }
+        LargeNSmoothed.Options options = LargeNSmoothed.Options.defaults().withStageTwo(LargeNSmoothed.PARALLEL_STAGE_TWO).withParallelEpsilons()
+                .withWorkLimit(maxWorkSeconds).withProgress(progress);
         return LocalPool.call(threads, () -> new LargeNSmoothed(n, sampleSize, hull, eps,
-                LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps)).withParallelStageTwo()
-                .withParallelEpsilons().withWorkLimit(maxWorkSeconds).onProgress(progress).solve());
+                LargeNSmoothed.parallel(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, sampleSize), n, eps), options).solve());
     }
 
     /**
@@ -115,7 +116,7 @@ public final class SmoothedRunner {
             return runLocal(n, sampleSize, hull, eps, partitions, progress, maxWorkSeconds);
         }
         if (method(hull, sampling) == Method.LARGE_N) {
-            return largeN(spark, n, sampleSize, hull, eps, partitions, progress).withWorkLimit(maxWorkSeconds).solve();
+            return largeN(spark, n, sampleSize, hull, eps, partitions, progress, maxWorkSeconds).solve();
         }
         if (n > Integer.MAX_VALUE) {
             throw new UserInputException("--n", n, "more than two categories or two vertices (the enumeration method) need n <= " + Integer.MAX_VALUE
@@ -130,6 +131,12 @@ public final class SmoothedRunner {
      */
     public static LargeNSmoothed largeN(SparkSession spark, long n, long sampleSize, DistributionSet hull, double[] eps, int partitions,
             Consumer<String> progress) {
+        return largeN(spark, n, sampleSize, hull, eps, partitions, progress, Double.POSITIVE_INFINITY);
+    }
+
+    /** {@link #largeN} that stops where its exact evaluations are projected past {@code maxWorkSeconds}. */
+    public static LargeNSmoothed largeN(SparkSession spark, long n, long sampleSize, DistributionSet hull, double[] eps, int partitions,
+            Consumer<String> progress, double maxWorkSeconds) {
         SparkDeltaSource src = new SparkDeltaSource(spark, Sampling.WITHOUT_REPLACEMENT, sampleSize, n, eps, partitions, progress);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         LargeNSmoothed.StageTwo stageTwo = batch -> {
@@ -142,6 +149,7 @@ public final class SmoothedRunner {
         };
         // one eps at a time: solved at once, the eps would wait for Spark jobs inside tasks of the common fork-join pool, which
         // local-mode executors also use for their parallel sums (on 2 cores that pool has one worker): measured to deadlock
-        return new LargeNSmoothed(n, sampleSize, hull, eps, src).withStageTwo(stageTwo).onProgress(progress);
+        return new LargeNSmoothed(n, sampleSize, hull, eps, src,
+                LargeNSmoothed.Options.defaults().withStageTwo(stageTwo).withProgress(progress).withWorkLimit(maxWorkSeconds));
     }
 }

@@ -9,6 +9,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
+import org.privacybounds.smoothed.sdp.DeltaSource;
 import org.privacybounds.smoothed.sdp.LargeNSmoothed;
 
 import scala.Tuple2;
@@ -18,7 +19,7 @@ import scala.Tuple2;
  * batch cut into contiguous ranges of h that are spread over the executors. Small batches are
  * computed on the driver (a Spark job costs more than they do).
  */
-final class SparkDeltaSource implements LargeNSmoothed.DeltaSource {
+final class SparkDeltaSource implements DeltaSource {
     private static final int LOCAL_BELOW = 256;
 
     private final SparkSession spark;
