@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -21,7 +21,8 @@ import org.privacybounds.bayes.Mechanism;
 import org.privacybounds.bayes.PosteriorFamily;
 import org.privacybounds.bayes.Statements;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
@@ -37,10 +38,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bayes-audit}: the exact privacy audit of DP Bayesian inference notes's exponential mechanisms over Beta
@@ -58,17 +56,11 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds bayes-audit --n 10,100,1000 --epsilon 0.1,1,5 --delta 1e-6",
                 "  scripts/privacy-bounds bayes-audit --n 1000:1000:10000 --epsilon 0.5,1,2 --delta 1e-6 --out out/bayes-audit   # about 80 s on 2 cores",
                 "  scripts/privacy-bounds bayes-audit --n 50 --epsilon 1 --statements-up-to 1000 --search-up-to 300 --json   # about 10 s"})
-public final class BayesAuditCommand implements Callable<Integer> {
+public final class BayesAuditCommand extends BoundsCommand {
     /** The largest n: the audit is exact over all (n+1)^2 (database, output) pairs. */
     static final int MAX_N = 100_000;
     /** The largest nominal eps audited. */
     static final double MAX_EPSILON = 1e6;
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
 
     @Option(names = "--n", required = true, paramLabel = "LIST", description = "Numbers of records: n1,n2,... or a:step:b (1 <= n <= " + MAX_N + ").")
     String nList;
@@ -111,15 +103,21 @@ public final class BayesAuditCommand implements Callable<Integer> {
     record AuditedRange(Task task, Part part) implements Serializable {
     }
 
+    private List<Long> ns;
+    private double[] eps;
+    private SmoothBeta beta;
+    private double[] fractions;
+    private double[] pi;
+
     @Override
-    public Integer call() throws Exception {
-        List<Long> ns = Ranges.longs("--n", nList);
+    protected void check() {
+        ns = Ranges.longs("--n", nList);
         for (long v : ns) {
             if (v < 1 || v > MAX_N) {
                 throw new UserInputException("--n", v, "every n must be in [1, " + MAX_N + "] (the audit is exact over (n+1)^2 pairs)");
             }
         }
-        double[] eps = positives("--epsilon", epsilon, false);
+        eps = positives("--epsilon", epsilon, false);
         for (double e : eps) {
             if (e > MAX_EPSILON) {
                 // beyond this the mechanisms are the argmax and exp(eps u / 2S) leaves double range: no number would be meaningful
@@ -129,13 +127,13 @@ public final class BayesAuditCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new UserInputException("--delta", delta, "must be in (0, 1)");
         }
-        SmoothBeta beta = switch (smoothBeta.trim().toLowerCase(Locale.ROOT)) {
+        beta = switch (smoothBeta.trim().toLowerCase(Locale.ROOT)) {
             case "statement" -> SmoothBeta.STATEMENT;
             case "proof" -> SmoothBeta.PROOF;
             default -> throw new UserInputException("--smooth-beta", smoothBeta, "must be statement or proof");
         };
-        double[] fractions = positives("--loss-fractions", lossFractions, true);
-        double[] pi = bernoulliSet();
+        fractions = positives("--loss-fractions", lossFractions, true);
+        pi = bernoulliSet();
         if (statementsUpTo < 0 || statementsUpTo > 20_000) {
             throw new UserInputException("--statements-up-to", statementsUpTo, "must be in [0, 20000]");
         }
@@ -150,98 +148,104 @@ public final class BayesAuditCommand implements Callable<Integer> {
         }
         coreSeconds += 1e-8 * Math.pow(Math.max(statementsUpTo, searchUpTo), 3);
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, 64.0 * ns.stream().mapToLong(Long::longValue).max().orElse(1) * 3 * eps.length);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            // driver-sized on a local master: a pool of its cores instead of Spark (the same tasks, merged in the same order)
-            Integer threads = SparkSessions.localThreads(common);
-            SparkSession spark = threads == null ? SparkSessions.get(common, "bayes-audit") : null;
-            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-            JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parallelism = jsc == null ? threads : jsc.defaultParallelism(); // driver threads, or Spark's parallelism
-            BayesAudit.Setup setup = new BayesAudit.Setup(eps, delta, beta, fractions);
-            PrintWriter err = spec.commandLine().getErr();
-            // the audit: rows of every n in ranges of about equal work
-            long t0 = System.nanoTime();
-            List<Task> tasks = tasks(ns, partitions > 0 ? partitions : 4 * parallelism);
-            List<AuditedRange> parts = LocalPool.distribute(jsc, parallelism, tasks, tasks.size(), t -> {
-                PosteriorFamily f = new PosteriorFamily(t.n());
-                return new AuditedRange(t, ChainAudit.run(f, setup.configs(f), t.from(), t.to()));
-            });
-            TreeMap<Integer, Part> byN = new TreeMap<>();
-            parts.stream().sorted(Comparator.comparingInt(a -> a.task().from())).forEach(a -> byN.merge(a.task().n(), a.part(), Part::merge));
-            double auditSeconds = (System.nanoTime() - t0) / 1e9;
-            err.printf("bayes-audit: audited %d n x %d eps x 3 mechanisms in %d tasks, %.1f s%n", ns.size(), eps.length, tasks.size(), auditSeconds);
-            // smoothed delta and the summary rows, per n
-            List<BayesAudit.Row> rows = new ArrayList<>();
-            int done = 0;
-            for (var entry : byN.entrySet()) {
-                rows.addAll(BayesAudit.rows(entry.getKey(), entry.getValue(), setup, pi[0], pi[1]));
-                done++;
-                err.printf("bayes-audit: %d/%d n = %d summarised (smoothed delta over Bernoulli [%s, %s])%n", done, byN.size(), entry.getKey(), pi[0], pi[1]);
-            }
-            OutputDir.mark(out, "audit");
-            ObjectNode root = Json.object();
-            root.put("command", "bayes-audit");
-            ObjectNode params = root.putObject("parameters");
-            params.put("n", nList);
-            params.set("epsilon", Json.MAPPER.valueToTree(eps));
-            params.put("delta", delta);
-            params.put("smoothBeta", beta.name().toLowerCase(Locale.ROOT));
-            params.set("lossFractions", Json.MAPPER.valueToTree(fractions));
-            params.set("bernoulli", Json.MAPPER.valueToTree(pi));
-            params.put("prior", "Beta(1,1)");
-            params.put("statementsUpTo", statementsUpTo);
-            params.put("searchUpTo", searchUpTo);
-            ArrayNode arr = root.putArray("rows");
-            rows.forEach(r -> arr.add(json(r)));
-            // statements I-III and the search, distributed over n
-            List<Statements.Result> st = new ArrayList<>();
-            if (statementsUpTo > 0) {
-                List<Integer> all = new ArrayList<>();
-                for (int n = 1; n <= statementsUpTo; n++) {
-                    all.add(n);
-                }
-                st.addAll(LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 4 * parallelism), Statements::check));
-                st.sort((x, y) -> Integer.compare(x.n(), y.n()));
-                root.set("statements", statementsJson(BayesAudit.StatementSummary.of(st)));
-                err.printf("bayes-audit: statements I-III checked for n = 1..%d%n", statementsUpTo);
-            }
-            if (searchUpTo > 0) {
-                root.set("search", search(jsc, setup, searchUpTo, parallelism, err));
-            }
-            OutputDir.mark(out, "statementsAndSearch");
-            root.put("method", "exact: every neighbouring pair (k, k+1) and every output j, ln-probabilities in double precision "
-                    + "(Hellinger distances to ~1e-14 relative); hockey-stick deltas are exact sums over all outputs in log space; "
-                    + "smoothed delta exact over all n+1 assignments of records to the ends of the Bernoulli set; every delta carries a "
-                    + "relative error bound (first-order rounding analysis, utilities taken to 1e-13 relative; null when the computed delta is 0)");
-            root.put("units", "epsilon and maxLogRatio in nats; delta and probabilities are probabilities; expectedHellinger is the mean over "
-                    + "k = 0..n (uniform: the prior predictive of Beta(1,1)) of E[H(released, true posterior)]");
-            root.put("seconds", auditSeconds);
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                ROWS.printText(o, rows);
-                if (root.has("statements")) {
-                    o.println("statements I-III: " + Json.write(root.get("statements")));
-                }
-                if (root.has("search")) {
-                    o.println("search: " + Json.write(root.get("search")));
-                }
-            }
-            o.flush();
-            if (out != null) {
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                ROWS.write(out, spark, "rows", rows);
-                out.writeString("fractions.csv", FRACTIONS.csv(fractionRows(rows)));
-                if (!st.isEmpty()) {
-                    out.writeString("statements.csv", STATEMENTS.csv(st));
-                }
-                plots(out, rows, eps);
-                String p = out.commit();
-                err.println("bayes-audit: wrote " + p);
-            }
-            return 0;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        // driver-sized on a local master: a pool of its cores instead of Spark (the same tasks, merged in the same order)
+        Integer threads = SparkSessions.localThreads(common);
+        SparkSession spark = threads == null ? SparkSessions.get(common, "bayes-audit") : null;
+        OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+        JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int parallelism = jsc == null ? threads : jsc.defaultParallelism(); // driver threads, or Spark's parallelism
+        BayesAudit.Setup setup = new BayesAudit.Setup(eps, delta, beta, fractions);
+        PrintWriter err = spec.commandLine().getErr();
+        long t0 = System.nanoTime();
+        List<BayesAudit.Row> rows = audit(jsc, parallelism, setup);
+        double auditSeconds = (System.nanoTime() - t0) / 1e9;
+        OutputDir.mark(out, "audit");
+        ObjectNode root = json(rows);
+        // statements I-III and the search, distributed over n
+        List<Statements.Result> st = statements(jsc, parallelism);
+        if (!st.isEmpty()) {
+            root.set("statements", statementsJson(BayesAudit.StatementSummary.of(st)));
+            err.printf("bayes-audit: statements I-III checked for n = 1..%d%n", statementsUpTo);
         }
+        if (searchUpTo > 0) {
+            root.set("search", search(jsc, setup, searchUpTo, parallelism, err));
+        }
+        OutputDir.mark(out, "statementsAndSearch");
+        root.put("method", "exact: every neighbouring pair (k, k+1) and every output j, ln-probabilities in double precision "
+                + "(Hellinger distances to ~1e-14 relative); hockey-stick deltas are exact sums over all outputs in log space; "
+                + "smoothed delta exact over all n+1 assignments of records to the ends of the Bernoulli set; every delta carries a "
+                + "relative error bound (first-order rounding analysis, utilities taken to 1e-13 relative; null when the computed delta is 0)");
+        root.put("units", "epsilon and maxLogRatio in nats; delta and probabilities are probabilities; expectedHellinger is the mean over "
+                + "k = 0..n (uniform: the prior predictive of Beta(1,1)) of E[H(released, true posterior)]");
+        root.put("seconds", auditSeconds);
+        return Report.of(root).stage(null).text(o -> {
+            ROWS.printText(o, rows);
+            if (root.has("statements")) {
+                o.println("statements I-III: " + Json.write(root.get("statements")));
+            }
+            if (root.has("search")) {
+                o.println("search: " + Json.write(root.get("search")));
+            }
+        }).dataset("rows", ROWS, spark, rows).csv("fractions.csv", FRACTIONS, fractionRows(rows)).write(dir -> {
+            if (!st.isEmpty()) {
+                dir.writeString("statements.csv", STATEMENTS.csv(st));
+            }
+        }).write(dir -> plots(dir, rows, eps)).announce("bayes-audit");
+    }
+
+    /** The audit: the rows of every n in ranges of about equal work, merged in order, then smoothed delta and the summary rows per n. */
+    private List<BayesAudit.Row> audit(JavaSparkContext jsc, int parallelism, BayesAudit.Setup setup) {
+        PrintWriter err = spec.commandLine().getErr();
+        long t0 = System.nanoTime();
+        List<Task> tasks = tasks(ns, partitions > 0 ? partitions : 4 * parallelism);
+        List<AuditedRange> parts = LocalPool.distribute(jsc, parallelism, tasks, tasks.size(), t -> {
+            PosteriorFamily f = new PosteriorFamily(t.n());
+            return new AuditedRange(t, ChainAudit.run(f, setup.configs(f), t.from(), t.to()));
+        });
+        TreeMap<Integer, Part> byN = new TreeMap<>();
+        parts.stream().sorted(Comparator.comparingInt(a -> a.task().from())).forEach(a -> byN.merge(a.task().n(), a.part(), Part::merge));
+        err.printf("bayes-audit: audited %d n x %d eps x 3 mechanisms in %d tasks, %.1f s%n", ns.size(), eps.length, tasks.size(), (System.nanoTime() - t0) / 1e9);
+        List<BayesAudit.Row> rows = new ArrayList<>();
+        int done = 0;
+        for (var entry : byN.entrySet()) {
+            rows.addAll(BayesAudit.rows(entry.getKey(), entry.getValue(), setup, pi[0], pi[1]));
+            done++;
+            err.printf("bayes-audit: %d/%d n = %d summarised (smoothed delta over Bernoulli [%s, %s])%n", done, byN.size(), entry.getKey(), pi[0], pi[1]);
+        }
+        return rows;
+    }
+
+    /** Statements I-III for n = 1..--statements-up-to (none when it is 0), in order of n. */
+    private List<Statements.Result> statements(JavaSparkContext jsc, int parallelism) {
+        List<Statements.Result> st = new ArrayList<>();
+        if (statementsUpTo > 0) {
+            List<Integer> all = IntStream.rangeClosed(1, statementsUpTo).boxed().toList();
+            st.addAll(LocalPool.distribute(jsc, parallelism, all, Math.min(all.size(), 4 * parallelism), Statements::check));
+            st.sort(Comparator.comparingInt(Statements.Result::n));
+        }
+        return st;
+    }
+
+    private ObjectNode json(List<BayesAudit.Row> rows) {
+        ObjectNode root = Json.object();
+        root.put("command", "bayes-audit");
+        ObjectNode params = root.putObject("parameters");
+        params.put("n", nList);
+        params.set("epsilon", Json.MAPPER.valueToTree(eps));
+        params.put("delta", delta);
+        params.put("smoothBeta", beta.name().toLowerCase(Locale.ROOT));
+        params.set("lossFractions", Json.MAPPER.valueToTree(fractions));
+        params.set("bernoulli", Json.MAPPER.valueToTree(pi));
+        params.put("prior", "Beta(1,1)");
+        params.put("statementsUpTo", statementsUpTo);
+        params.put("searchUpTo", searchUpTo);
+        ArrayNode arr = root.putArray("rows");
+        rows.forEach(r -> arr.add(json(r)));
+        return root;
     }
 
     /** Splits the rows of every n into tasks of about equal work (a row of n costs about n). */

@@ -7,12 +7,13 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -26,7 +27,8 @@ import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -40,9 +42,7 @@ import com.univocity.parsers.csv.CsvParserSettings;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import scala.Tuple2;
 
 /** {@code darrm-aggregate}: private majority labels for a table of teacher votes (the private-prediction use of Section 6.2). */
@@ -54,13 +54,7 @@ import scala.Tuple2;
         footer = {"", "Examples:",
                 "  scripts/privacy-bounds darrm-aggregate --votes datasets/examples/votes.csv --positive-label 8 --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --delta 3e-4 --family opt --out out/labels",
                 "  scripts/privacy-bounds darrm-aggregate --votes datasets/examples/votes.csv --k 11 --m 3 --epsilon 0.0892 --delta-mech 1e-4 --family sub --positive-label 8 --json"})
-public final class DarrmAggregateCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class DarrmAggregateCommand extends BoundsCommand {
     @Mixin
     DarrmOptions setting;
 
@@ -79,106 +73,123 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Minimum Spark partitions of the votes file (default: Spark's choice).")
     int partitions;
 
+    private ConstraintSet set;
+    private InputFiles.CsvShape shape;
+    private VoteRow voteRow;
+
     @Override
-    public Integer call() {
-        ConstraintSet set = setting.set();
+    protected void check() {
+        set = setting.set();
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        InputFiles.CsvShape shape = InputFiles.checkCsv("--votes", votes);
+        shape = InputFiles.checkCsv("--votes", votes);
         // the votes and gamma are read and checked before any work: every row in a dry run, the first 1,000 otherwise
-        VoteRow check = new VoteRow(setting.resolved().k(), positiveLabel, InputFiles.shown(votes));
-        check.scan(votes, common.dryRun ? Long.MAX_VALUE : 1000);
+        voteRow = new VoteRow(setting.resolved().k(), positiveLabel, InputFiles.shown(votes));
+        voteRow.scan(votes, common.dryRun ? Long.MAX_VALUE : 1000);
         source.given(setting);
         // every query's label and guarantee is kept on the driver
         WorkLimit.check(spec, common, "--votes (" + shape.rows() + " rows)", 1e-4 * shape.rows() + 2, 2e3 * shape.rows());
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
             throw new UserInputException("--queries-delta-prime", deltaPrime, "must be in (0, 1]");
         }
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            PrintWriter err = spec.commandLine().getErr();
-            double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
-            SparkSeparation sep = new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set, em, 0);
-            double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-aggregate: " + line));
-            // the labels carry the (m eps, delta) guarantee only if gamma provably gives it: checked before any label is drawn
-            ExactTarget target = setting.exact();
-            HighPrecisionVerifier.Certificate cert = DarrmOptions.highPrecision("auto", set.size()) ? HighPrecisionVerifier.verify(set, target, gamma)
-                    : HighPrecisionVerifier.verifyByScan(set, target, gamma, em, sep);
-            sep.close();
-            if (!cert.certified()) {
-                throw new UserInputException(source.option(), source.describe(), String.format(Locale.ROOT,
-                        "DaRRM with this gamma is %s (m eps, delta) = (%s, %s)-DP (worst multiset %s), so its labels would not carry that guarantee; "
-                                + "see darrm-verify, or use --family opt", cert.verdict() == Verdict.FAILS ? "not" : "not provably",
-                        target.mEpsilon().stripTrailingZeros().toPlainString(), target.delta().stripTrailingZeros().toPlainString(),
-                        Arrays.toString(cert.worstMultiset())));
-            }
-            int k = setting.resolved().k();
-            long seed = common.seed;
-            VoteRow row = check;
-            String literal = InputFiles.sparkPath(votes);
-            JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(literal, partitions) : jsc.textFile(literal)).zipWithIndex();
-            JavaRDD<long[]> labelled = lines.filter(t -> t._2() > 0 && !t._1().isBlank()).mapPartitions(it -> {
-                CsvParser parser = new CsvParser(new CsvParserSettings());
-                List<long[]> res = new ArrayList<>();
-                while (it.hasNext()) {
-                    Tuple2<String, Long> t = it.next();
-                    int l = row.ones(parser.parseLine(t._1()), t._2() + 1);
-                    ErrorMetric.Release rel = ErrorMetric.release(gamma, l, new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1))));
-                    res.add(new long[] {t._2(), l, rel.majorityReleased() ? 1 : 0, rel.label(), 2 * l > k ? 1 : 0});
-                }
-                return res.iterator();
-            });
-            List<long[]> rows = new ArrayList<>(labelled.collect());
-            rows.sort((a, b) -> Long.compare(a[0], b[0]));
-            if (rows.isEmpty()) {
-                throw new UserInputException("--votes", InputFiles.shown(votes), "has no query rows below its header");
-            }
-            long q = rows.size();
-            long agree = rows.stream().filter(r -> r[3] == r[4]).count();
-            double perEps = setting.resolved().m() * setting.resolved().epsilon();
-            double perDelta = setting.resolved().delta();
-            Guarantee perQuery = Guarantee.of(perEps, perDelta, "DaRRM, (m eps, delta) per query", 0);
-            Guarantee simple = Composition.basic(perQuery, q);
-            Guarantee general = Composition.general(perQuery, q, deltaPrime);
-            ObjectNode root = Json.object();
-            root.put("command", "darrm-aggregate");
-            ObjectNode p = root.putObject("parameters");
-            setting.echo(p);
-            p.put("votes", votes.toString());
-            p.put("positiveLabel", positiveLabel);
-            p.put("gammaSource", source.describe());
-            p.put("deltaPrime", deltaPrime);
-            root.put("gammaVerdict", cert.verdict().word());
-            root.put("gammaDecidedBy", cert.arithmetic());
-            p.put("seed", seed);
-            root.set("gamma", Json.MAPPER.valueToTree(gamma));
-            root.put("queries", q);
-            root.put("agreementWithMajority", (double) agree / q);
-            ObjectNode per = root.putObject("perQuery");
-            per.put("epsilon", perEps);
-            per.put("delta", perDelta);
-            ObjectNode tot = root.putObject("total");
-            tot.putObject("simple").put("epsilon", simple.epsilon()).put("delta", simple.delta());
-            tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", Composition.generalBranch(q, perEps, deltaPrime));
-            root.put("units", "labels are 1 (the positive class) or 0; epsilon in nats");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf(Locale.ROOT, "darrm-aggregate: %d queries, K = %d; %.1f%% of the private labels equal the teachers' majority%n", q, k, 100.0 * agree / q);
-                o.printf(Locale.ROOT, "per query (%.6g, %.3g)-DP; total over %d queries: simple (%.6g, %.3g), general (%.6g, %.3g) with delta' = %g%n", perEps,
-                        perDelta, q, simple.epsilon(), simple.delta(), general.epsilon(), general.delta(), deltaPrime);
-            }
-            o.flush();
-            if (out != null) {
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                LABELS.write(out, spark, "labels", rows);
-                out.commit();
-            }
-            return 0;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        double[] gamma = certifiedGamma(jsc);
+        List<Label> rows = labels(jsc, gamma);
+        long q = rows.size();
+        long agree = rows.stream().filter(r -> r.label() == r.majority()).count();
+        double perEps = setting.resolved().m() * setting.resolved().epsilon();
+        double perDelta = setting.resolved().delta();
+        Guarantee perQuery = Guarantee.of(perEps, perDelta, "DaRRM, (m eps, delta) per query", 0);
+        Guarantee simple = Composition.basic(perQuery, q);
+        Guarantee general = Composition.general(perQuery, q, deltaPrime);
+        ObjectNode root = Json.object();
+        root.put("command", "darrm-aggregate");
+        ObjectNode p = root.putObject("parameters");
+        setting.echo(p);
+        p.put("votes", votes.toString());
+        p.put("positiveLabel", positiveLabel);
+        p.put("gammaSource", source.describe());
+        p.put("deltaPrime", deltaPrime);
+        root.put("gammaVerdict", verdict.word());
+        root.put("gammaDecidedBy", decidedBy);
+        p.put("seed", common.seed);
+        root.set("gamma", Json.MAPPER.valueToTree(gamma));
+        root.put("queries", q);
+        root.put("agreementWithMajority", (double) agree / q);
+        ObjectNode per = root.putObject("perQuery");
+        per.put("epsilon", perEps);
+        per.put("delta", perDelta);
+        ObjectNode tot = root.putObject("total");
+        tot.putObject("simple").put("epsilon", simple.epsilon()).put("delta", simple.delta());
+        tot.putObject("general").put("epsilon", general.epsilon()).put("delta", general.delta()).put("branch", Composition.generalBranch(q, perEps, deltaPrime));
+        root.put("units", "labels are 1 (the positive class) or 0; epsilon in nats");
+        return Report.of(root).stage(null).text(o -> {
+            o.printf(Locale.ROOT, "darrm-aggregate: %d queries, K = %d; %.1f%% of the private labels equal the teachers' majority%n", q, setting.resolved().k(),
+                    100.0 * agree / q);
+            o.printf(Locale.ROOT, "per query (%.6g, %.3g)-DP; total over %d queries: simple (%.6g, %.3g), general (%.6g, %.3g) with delta' = %g%n", perEps,
+                    perDelta, q, simple.epsilon(), simple.delta(), general.epsilon(), general.delta(), deltaPrime);
+        }).dataset("labels", LABELS, spark, rows);
+    }
+
+    private Verdict verdict;
+    private String decidedBy;
+
+    /** The gamma of --family / --gamma, refused unless it provably gives (m eps, delta): checked before any label is drawn. */
+    private double[] certifiedGamma(JavaSparkContext jsc) {
+        PrintWriter err = spec.commandLine().getErr();
+        double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
+        SparkSeparation sep = new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set, em, 0);
+        double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-aggregate: " + line));
+        ExactTarget target = setting.exact();
+        HighPrecisionVerifier.Certificate cert = DarrmOptions.highPrecision("auto", set.size()) ? HighPrecisionVerifier.verify(set, target, gamma)
+                : HighPrecisionVerifier.verifyByScan(set, target, gamma, em, sep);
+        sep.close();
+        if (!cert.certified()) {
+            throw new UserInputException(source.option(), source.describe(), String.format(Locale.ROOT,
+                    "DaRRM with this gamma is %s (m eps, delta) = (%s, %s)-DP (worst multiset %s), so its labels would not carry that guarantee; "
+                            + "see darrm-verify, or use --family opt", cert.verdict() == Verdict.FAILS ? "not" : "not provably",
+                    target.mEpsilon().stripTrailingZeros().toPlainString(), target.delta().stripTrailingZeros().toPlainString(),
+                    Arrays.toString(cert.worstMultiset())));
         }
+        verdict = cert.verdict();
+        decidedBy = cert.arithmetic();
+        return gamma;
+    }
+
+    /** Every query's released label, in the order of the file: drawn on the executors, each with its own seed from its row number. */
+    private List<Label> labels(JavaSparkContext jsc, double[] gamma) {
+        int k = setting.resolved().k();
+        long seed = common.seed;
+        VoteRow row = voteRow;
+        String literal = InputFiles.sparkPath(votes);
+        JavaPairRDD<String, Long> lines = (partitions > 0 ? jsc.textFile(literal, partitions) : jsc.textFile(literal)).zipWithIndex();
+        JavaRDD<Label> labelled = lines.filter(t -> t._2() > 0 && !t._1().isBlank()).mapPartitions(it -> {
+            CsvParser parser = new CsvParser(new CsvParserSettings());
+            List<Label> res = new ArrayList<>();
+            while (it.hasNext()) {
+                Tuple2<String, Long> t = it.next();
+                int l = row.ones(parser.parseLine(t._1()), t._2() + 1);
+                ErrorMetric.Release rel = ErrorMetric.release(gamma, l, new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (t._2() + 1))));
+                res.add(new Label(t._2(), l, rel.majorityReleased(), rel.label(), 2 * l > k ? 1 : 0));
+            }
+            return res.iterator();
+        });
+        List<Label> rows = new ArrayList<>(labelled.collect());
+        rows.sort(Comparator.comparingLong(Label::query));
+        if (rows.isEmpty()) {
+            throw new UserInputException("--votes", InputFiles.shown(votes), "has no query rows below its header");
+        }
+        return rows;
+    }
+
+    /** One query's release: its line number in the file (header = 0), the teachers voting 1, whether the majority was released, the label, the majority. */
+    record Label(long query, long ones, boolean releasedMajority, long label, long majority) implements Serializable {
     }
 
     /** One row of --votes: K cells, each 0 or 1 (or the positive label against any other value). */
@@ -219,6 +230,6 @@ public final class DarrmAggregateCommand implements Callable<Integer> {
     }
 
     /** The columns of labels.csv and labels.parquet, over the job's rows {query, ones, released majority (1/0), label, majority}. */
-    static final Columns<long[]> LABELS = Columns.<long[]>of().integer("query", r -> r[0]).integer("ones", r -> r[1])
-            .bool("released_majority", r -> r[2] == 1).integer("label", r -> r[3]).integer("majority", r -> r[4]);
+    static final Columns<Label> LABELS = Columns.<Label>of().integer("query", Label::query).integer("ones", Label::ones)
+            .bool("released_majority", Label::releasedMajority).integer("label", Label::label).integer("majority", Label::majority);
 }

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 
 import org.apache.spark.api.java.JavaSparkContext;
@@ -19,7 +18,8 @@ import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -32,9 +32,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code darrm-optimize}: the optimal DaRRM noise function by constraint generation, with its certificate. */
 @Command(name = "darrm-optimize", header = "The optimal noise function gamma of DaRRM by linear programming, with a certificate.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -51,13 +49,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds darrm-optimize --k 101 --m 40 --epsilon 0.1 --verify high --json   # about 15 s",
                 "  scripts/privacy-bounds darrm-optimize --k 35 --m 1 --subsample 10 --delta-prime 0.1 --epsilon 0.1 --delta-mech 1e-5 --out out/darrm-k35",
                 "  scripts/privacy-bounds darrm-optimize --k 11 --m 3 --epsilon 0.1 --prior nonuniform --actual uniform:0:1,uniform:0:0.1,const:0.5"})
-public final class DarrmOptimizeCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class DarrmOptimizeCommand extends BoundsCommand {
     @Mixin
     DarrmOptions setting;
 
@@ -104,136 +96,153 @@ public final class DarrmOptimizeCommand implements Callable<Integer> {
         return laws;
     }
 
+    private ConstraintSet set;
+    private double[] objective;
+    private boolean high;
+    private List<double[]> laws;
+
     @Override
-    public Integer call() {
-        ConstraintSet set = setting.set();
-        double[] c = setting.objective();
+    protected void check() {
+        set = setting.set();
+        objective = setting.objective();
         if (errorSamples < 2) {
             throw new UserInputException("--error-samples", errorSamples, "must be >= 2");
         }
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        boolean high = DarrmOptions.highPrecision(verify, set.size());
+        high = DarrmOptions.highPrecision(verify, set.size());
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, true, high), 1e6);
-        String mode = verify.trim().toLowerCase(Locale.ROOT);
-        List<double[]> laws = actualLaws();
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            PrintWriter err = spec.commandLine().getErr();
-            double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
-            JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
-                    ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-optimize").sparkContext()) : null;
-            SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
-            err.printf(Locale.ROOT, "darrm-optimize: K = %d, |P| = %,d multisets of %d corners, scan %s%n", set.k(), set.size(), set.corners().length,
-                    sep.distributed() ? "on Spark" : "in the driver");
+        laws = actualLaws();
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        Optimized opt = optimize();
+        OutputDir.mark(out, "optimize");
+        DarrmOptimizer.Result r = opt.result();
+        Map<String, double[]> gammas = new LinkedHashMap<>();
+        gammas.put("opt", r.gamma());
+        gammas.putAll(comparisons(set));
+        Map<String, ErrorMetric.Estimate> errors = new LinkedHashMap<>();
+        double[] first = laws.get(0);
+        gammas.forEach((name, g) -> errors.put(name, ErrorMetric.expected(g, first[0], first[1], errorSamples, common.seed)));
+        ObjectNode root = json(opt, gammas, errors);
+        Map<String, double[]> families = new LinkedHashMap<>(gammas);
+        families.remove("opt");
+        return Report.of(root).stage(null).text(o -> printText(o, root, opt)).write(dir -> {
+            // gamma.csv: l, then gamma_opt and each comparison's gamma at l
+            Columns<Integer> cols = Columns.<Integer>of().int32("l", l -> l);
+            for (var g : gammas.entrySet()) {
+                double[] values = g.getValue();
+                cols = cols.number("gamma_" + g.getKey(), l -> values[l]);
+            }
+            dir.writeString("gamma.csv", cols.csv(IntStream.rangeClosed(0, set.k()).boxed().toList()));
+        }).write(dir -> plot(dir, set.k(), r.gamma(), families, errors, first));
+    }
+
+    /** The LP's gamma and its certificate, with the seconds each took. */
+    record Optimized(DarrmOptimizer.Result result, HighPrecisionVerifier.Certified certified, double seconds, double verifySeconds) {
+    }
+
+    /**
+     * The LP's optimum, then its certificate, decided so that rounding cannot flip it (decimal intervals over all of P, or the
+     * double scan with its error bound); gamma is scaled down until it provably passes.
+     */
+    private Optimized optimize() {
+        PrintWriter err = spec.commandLine().getErr();
+        double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
+        JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
+                ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-optimize").sparkContext()) : null;
+        SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
+        err.printf(Locale.ROOT, "darrm-optimize: K = %d, |P| = %,d multisets of %d corners, scan %s%n", set.k(), set.size(), set.corners().length,
+                sep.distributed() ? "on Spark" : "in the driver");
+        err.flush();
+        long t0 = System.nanoTime();
+        DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, setting.resolved().m(), setting.resolved().delta(), objective, sep, line -> {
+            err.printf(Locale.ROOT, "darrm-optimize: %s, %.1f s%n", line, (System.nanoTime() - t0) / 1e9);
             err.flush();
-            long t0 = System.nanoTime();
-            DarrmOptimizer.Result r = DarrmOptimizer.optimize(set, setting.resolved().m(), setting.resolved().delta(), c, sep, line -> {
-                err.printf(Locale.ROOT, "darrm-optimize: %s, %.1f s%n", line, (System.nanoTime() - t0) / 1e9);
-                err.flush();
-            });
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            // the certificate: decided so that rounding cannot flip it (decimal intervals over all of P, or the double scan with
-            // its error bound); gamma is scaled down until it provably passes
-            long t1 = System.nanoTime();
-            ExactTarget target = setting.exact();
-            HighPrecisionVerifier.Certified certified = high ? HighPrecisionVerifier.certify(set, target, r.gamma())
-                    : HighPrecisionVerifier.certifyByScan(set, target, r.gamma(), em, sep);
-            sep.close();
-            HighPrecisionVerifier.Certificate hp = certified.certificate();
-            double hpSeconds = (System.nanoTime() - t1) / 1e9;
-            if (certified.rescaled()) {
-                err.printf(Locale.ROOT, "darrm-optimize: the LP's optimum was not provably within the bound (%s); gamma scaled by %.17g%n",
-                        high ? HighPrecisionVerifier.DIGITS + "-digit intervals" : "double scan with its error bound", certified.factor());
-                r = r.scaledBy(certified.gamma(), certified.factor());
+        });
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long t1 = System.nanoTime();
+        ExactTarget target = setting.exact();
+        HighPrecisionVerifier.Certified certified = high ? HighPrecisionVerifier.certify(set, target, r.gamma())
+                : HighPrecisionVerifier.certifyByScan(set, target, r.gamma(), em, sep);
+        sep.close();
+        double hpSeconds = (System.nanoTime() - t1) / 1e9;
+        if (certified.rescaled()) {
+            err.printf(Locale.ROOT, "darrm-optimize: the LP's optimum was not provably within the bound (%s); gamma scaled by %.17g%n",
+                    high ? HighPrecisionVerifier.DIGITS + "-digit intervals" : "double scan with its error bound", certified.factor());
+            r = r.scaledBy(certified.gamma(), certified.factor());
+        }
+        return new Optimized(r, certified, seconds, hpSeconds);
+    }
+
+    private ObjectNode json(Optimized opt, Map<String, double[]> gammas, Map<String, ErrorMetric.Estimate> errors) {
+        DarrmOptimizer.Result r = opt.result();
+        ObjectNode root = Json.object();
+        root.put("command", "darrm-optimize");
+        ObjectNode p = root.putObject("parameters");
+        setting.echo(p);
+        p.put("verify", verify.trim().toLowerCase(Locale.ROOT));
+        p.put("errorSamples", errorSamples);
+        p.put("seed", common.seed);
+        root.set("gamma", Json.MAPPER.valueToTree(r.gamma()));
+        root.put("objective", r.objective());
+        root.put("error", errors.get("opt").mean());
+        root.put("errorStandardError", errors.get("opt").standardError());
+        root.put("errorMethod", "Monte Carlo mean of E(gamma; p) over p_i ~ " + actual.get(0) + " iid, " + errorSamples + " draws, seed " + common.seed);
+        ObjectNode cert = root.putObject("certificate");
+        CertificateJson.put(cert, opt.certified().certificate(), r.maxCost(), set.corners());
+        cert.put("rescaled", r.rescaled());
+        cert.put("rescaleFactor", r.rescaleFactor());
+        cert.put("highPrecisionRescalings", opt.certified().rescalings());
+        cert.put("highPrecisionRescaleFactor", opt.certified().factor());
+        root.put("constraints", set.size());
+        root.put("rounds", r.rounds());
+        root.put("activeSet", r.activeSet());
+        root.put("seconds", opt.seconds());
+        root.put("verifySeconds", opt.verifySeconds());
+        ArrayNode cmp = root.putArray("comparison");
+        for (Map.Entry<String, ErrorMetric.Estimate> e : errors.entrySet()) {
+            ObjectNode o = cmp.addObject();
+            double[] g = gammas.get(e.getKey());
+            o.put("gamma", e.getKey());
+            o.set("values", Json.MAPPER.valueToTree(g));
+            o.put("error", e.getValue().mean());
+            o.put("errorStandardError", e.getValue().standardError());
+            ArrayNode per = o.putArray("errors");
+            for (int i = 0; i < laws.size(); i++) {
+                ErrorMetric.Estimate est = i == 0 ? e.getValue() : ErrorMetric.expected(g, laws.get(i)[0], laws.get(i)[1], errorSamples, common.seed);
+                per.addObject().put("actual", actual.get(i)).put("error", est.mean()).put("standardError", est.standardError());
             }
-            OutputDir.mark(out, "optimize");
-            Map<String, double[]> families = comparisons(set);
-            Map<String, ErrorMetric.Estimate> errors = new LinkedHashMap<>();
-            double[] first = laws.get(0);
-            errors.put("opt", ErrorMetric.expected(r.gamma(), first[0], first[1], errorSamples, common.seed));
-            for (Map.Entry<String, double[]> e : families.entrySet()) {
-                errors.put(e.getKey(), ErrorMetric.expected(e.getValue(), first[0], first[1], errorSamples, common.seed));
+        }
+        root.put("units", "gamma(l) is a probability (l = number of ones among K votes); costs and bounds are e^{m eps} - 1 + 2 delta scale");
+        return root;
+    }
+
+    private void printText(PrintWriter o, ObjectNode root, Optimized opt) {
+        DarrmOptimizer.Result r = opt.result();
+        HighPrecisionVerifier.Certified certified = opt.certified();
+        o.printf(Locale.ROOT, "darrm-optimize: K = %d, (eps, Delta) = (%g, %g) per mechanism, target (%g eps, %g); |P| = %,d; %d rounds, active set %d, %.2f s%n",
+                set.k(), setting.resolved().epsilon(), setting.resolved().mechanismDelta(), setting.resolved().m(), setting.resolved().delta(), set.size(), r.rounds(),
+                r.activeSet(), opt.seconds());
+        o.printf("%-6s %s%n", "l", "gamma_opt(l)");
+        for (int l = (set.k() + 1) / 2; l <= set.k(); l++) {
+            o.printf(Locale.ROOT, "%-6d %.6f%n", l, r.gamma()[l]);
+        }
+        String scaled = (r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "") + (certified.rescaled() ? ", scaled by " + certified.factor() + " to pass provably" : "");
+        o.printf(Locale.ROOT, "objective %.6f; certificate: %s%s%n", r.objective(), CertificateJson.line(certified.certificate()), scaled);
+        o.println("decided by: " + certified.certificate().arithmetic());
+        for (var e : root.get("comparison")) {
+            StringBuilder b = new StringBuilder();
+            for (var x : e.get("errors")) {
+                b.append(String.format(Locale.ROOT, "  %s: %.5f +- %.5f", x.get("actual").asText(), x.get("error").asDouble(), x.get("standardError").asDouble()));
             }
-            ObjectNode root = Json.object();
-            root.put("command", "darrm-optimize");
-            ObjectNode p = root.putObject("parameters");
-            setting.echo(p);
-            p.put("verify", mode);
-            p.put("errorSamples", errorSamples);
-            p.put("seed", common.seed);
-            root.set("gamma", Json.MAPPER.valueToTree(r.gamma()));
-            root.put("objective", r.objective());
-            root.put("error", errors.get("opt").mean());
-            root.put("errorStandardError", errors.get("opt").standardError());
-            root.put("errorMethod", "Monte Carlo mean of E(gamma; p) over p_i ~ " + actual.get(0) + " iid, " + errorSamples + " draws, seed " + common.seed);
-            ObjectNode cert = root.putObject("certificate");
-            CertificateJson.put(cert, hp, r.maxCost(), set.corners());
-            cert.put("rescaled", r.rescaled());
-            cert.put("rescaleFactor", r.rescaleFactor());
-            cert.put("highPrecisionRescalings", certified.rescalings());
-            cert.put("highPrecisionRescaleFactor", certified.factor());
-            root.put("constraints", set.size());
-            root.put("rounds", r.rounds());
-            root.put("activeSet", r.activeSet());
-            root.put("seconds", seconds);
-            root.put("verifySeconds", hpSeconds);
-            ArrayNode cmp = root.putArray("comparison");
-            for (Map.Entry<String, ErrorMetric.Estimate> e : errors.entrySet()) {
-                ObjectNode o = cmp.addObject();
-                o.put("gamma", e.getKey());
-                o.set("values", Json.MAPPER.valueToTree(e.getKey().equals("opt") ? r.gamma() : families.get(e.getKey())));
-                o.put("error", e.getValue().mean());
-                o.put("errorStandardError", e.getValue().standardError());
-                ArrayNode per = o.putArray("errors");
-                double[] g = e.getKey().equals("opt") ? r.gamma() : families.get(e.getKey());
-                for (int i = 0; i < laws.size(); i++) {
-                    ErrorMetric.Estimate est = i == 0 ? e.getValue() : ErrorMetric.expected(g, laws.get(i)[0], laws.get(i)[1], errorSamples, common.seed);
-                    per.addObject().put("actual", actual.get(i)).put("error", est.mean()).put("standardError", est.standardError());
-                }
-            }
-            root.put("units", "gamma(l) is a probability (l = number of ones among K votes); costs and bounds are e^{m eps} - 1 + 2 delta scale");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf(Locale.ROOT, "darrm-optimize: K = %d, (eps, Delta) = (%g, %g) per mechanism, target (%g eps, %g); |P| = %,d; %d rounds, active set %d, %.2f s%n",
-                        set.k(), setting.resolved().epsilon(), setting.resolved().mechanismDelta(), setting.resolved().m(), setting.resolved().delta(), set.size(), r.rounds(), r.activeSet(), seconds);
-                o.printf("%-6s %s%n", "l", "gamma_opt(l)");
-                int mid = (set.k() + 1) / 2;
-                for (int l = mid; l <= set.k(); l++) {
-                    o.printf(Locale.ROOT, "%-6d %.6f%n", l, r.gamma()[l]);
-                }
-                String scaled = (r.rescaled() ? ", rescaled by " + r.rescaleFactor() : "")
-                        + (certified.rescaled() ? ", scaled by " + certified.factor() + " to pass provably" : "");
-                o.printf(Locale.ROOT, "objective %.6f; certificate: %s%s%n", r.objective(), CertificateJson.line(hp), scaled);
-                o.println("decided by: " + hp.arithmetic());
-                for (var e : cmp) {
-                    StringBuilder b = new StringBuilder();
-                    for (var x : e.get("errors")) {
-                        b.append(String.format(Locale.ROOT, "  %s: %.5f +- %.5f", x.get("actual").asText(), x.get("error").asDouble(), x.get("standardError").asDouble()));
-                    }
-                    o.printf(Locale.ROOT, "error of gamma_%-6s%s%n", e.get("gamma").asText(), b);
-                }
-                if (p.has("table3")) {
-                    o.println("Table 3 row: " + p.get("table3"));
-                }
-            }
-            o.flush();
-            if (out != null) {
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                // gamma.csv: l, then gamma_opt and each comparison's gamma at l
-                double[] opt = r.gamma();
-                Columns<Integer> cols = Columns.<Integer>of().int32("l", l -> l).number("gamma_opt", l -> opt[l]);
-                for (var fam : families.entrySet()) {
-                    double[] g = fam.getValue();
-                    cols = cols.number("gamma_" + fam.getKey(), l -> g[l]);
-                }
-                out.writeString("gamma.csv", cols.csv(IntStream.rangeClosed(0, set.k()).boxed().toList()));
-                plot(out, set.k(), r.gamma(), families, errors, first);
-                out.commit();
-            }
-            return 0;
+            o.printf(Locale.ROOT, "error of gamma_%-6s%s%n", e.get("gamma").asText(), b);
+        }
+        if (root.get("parameters").has("table3")) {
+            o.println("Table 3 row: " + root.get("parameters").get("table3"));
         }
     }
 

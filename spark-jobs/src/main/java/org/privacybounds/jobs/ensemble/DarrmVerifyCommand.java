@@ -3,7 +3,6 @@ package org.privacybounds.jobs.ensemble;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.privacybounds.ensemble.ConstraintSet;
@@ -11,7 +10,8 @@ import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.guarantee.Verdict;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.SparkSessions;
@@ -21,9 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code darrm-verify}: is DaRRM with a given gamma (m eps, delta)-DP? The maximum privacy cost over all of P. */
 @Command(name = "darrm-verify", header = "Certify that a noise function gamma makes DaRRM (m eps, delta)-DP.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -39,13 +37,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds darrm-verify --k 3 --m 1 --epsilon 0.1 --gamma 0.2,0.1,0.1,0.2 --json",
                 "  scripts/privacy-bounds darrm-verify --k 11 --m 3 --epsilon 0.1 --delta-mech 1e-5 --gamma-file datasets/examples/gamma_k11_m3.json --verify high",
                 "  scripts/privacy-bounds darrm-verify --k 21 --m 5 --epsilon 0.1 --family dsub --json   # an exact tie: dp true"})
-public final class DarrmVerifyCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class DarrmVerifyCommand extends BoundsCommand {
     @Mixin
     DarrmOptions setting;
 
@@ -59,63 +51,57 @@ public final class DarrmVerifyCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the scan (default: 8 x the default parallelism).")
     int partitions;
 
+    private ConstraintSet set;
+    private ExactTarget target;
+    private boolean high;
+
     @Override
-    public Integer call() {
-        ConstraintSet set = setting.set();
-        ExactTarget target = setting.exact();
-        boolean high = DarrmOptions.highPrecision(verify, set.size());
+    protected void check() {
+        set = setting.set();
+        target = setting.exact();
+        high = DarrmOptions.highPrecision(verify, set.size());
         WorkLimit.check(spec, common, "--k, --delta-mech and --verify", DarrmOptions.estimate(set, false, high), 1e6);
-        String mode = verify.trim().toLowerCase(Locale.ROOT);
-        double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
         source.given(setting); // --gamma / --gamma-file read and checked before any work (and in a dry run)
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
-                    ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-verify").sparkContext()) : null;
-            SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
-            PrintWriter err = spec.commandLine().getErr();
-            double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-verify: " + line));
-            long t0 = System.nanoTime();
-            ConstraintSet.ScanResult scan = sep.scan(DarrmOptimizer.free(gamma), HighPrecisionVerifier.doubleThreshold(set, target, em),
-                    HighPrecisionVerifier.MAX_NEAR_TIES);
-            sep.close();
-            HighPrecisionVerifier.Certificate c = high ? HighPrecisionVerifier.verify(set, target, gamma)
-                    : HighPrecisionVerifier.verifyScan(set, target, gamma, em, scan);
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            Verdict dp = c.verdict();
-            ObjectNode root = Json.object();
-            root.put("command", "darrm-verify");
-            ObjectNode p = root.putObject("parameters");
-            setting.echo(p);
-            p.put("gammaSource", source.describe());
-            p.put("verify", mode);
-            root.set("gamma", Json.MAPPER.valueToTree(gamma));
-            root.put("dp", dp.asBoolean());
-            root.put("verdict", dp.word());
-            root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.resolved().m(), setting.resolved().delta(),
-                    setting.resolved().m() * setting.resolved().epsilon(), setting.resolved().delta(), dp.word()));
-            CertificateJson.put(root.putObject("certificate"), c, scan.max(), set.corners());
-            root.put("constraints", set.size());
-            root.put("seconds", seconds);
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf(Locale.ROOT, "darrm-verify: K = %d, |P| = %,d; %s: %s%n", set.k(), set.size(), CertificateJson.line(c),
-                        switch (dp) {
-                            case HOLDS -> "(m eps, delta)-DP";
-                            case FAILS -> "NOT (m eps, delta)-DP";
-                            case UNDECIDED -> "UNDECIDED (no precision up to " + HighPrecisionVerifier.MAX_DIGITS + " digits separates the cost from the bound)";
-                        });
-                o.println("worst multiset (counts of the corners " + Json.write(Json.MAPPER.valueToTree(set.corners())) + "): "
-                        + Arrays.toString(c.worstMultiset()));
-                o.println("decided by: " + c.arithmetic());
-            }
-            o.flush();
-            if (out != null) {
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.commit();
-            }
-            return 0;
-        }
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
+        JavaSparkContext jsc = set.size() > SparkSeparation.LOCAL_LIMIT
+                ? JavaSparkContext.fromSparkContext(SparkSessions.get(common, "darrm-verify").sparkContext()) : null;
+        SparkSeparation sep = new SparkSeparation(jsc, set, em, partitions);
+        PrintWriter err = spec.commandLine().getErr();
+        double[] gamma = source.gamma(setting, set, sep, line -> err.println("darrm-verify: " + line));
+        long t0 = System.nanoTime();
+        ConstraintSet.ScanResult scan = sep.scan(DarrmOptimizer.free(gamma), HighPrecisionVerifier.doubleThreshold(set, target, em),
+                HighPrecisionVerifier.MAX_NEAR_TIES);
+        sep.close();
+        HighPrecisionVerifier.Certificate c = high ? HighPrecisionVerifier.verify(set, target, gamma)
+                : HighPrecisionVerifier.verifyScan(set, target, gamma, em, scan);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Verdict dp = c.verdict();
+        ObjectNode root = Json.object();
+        root.put("command", "darrm-verify");
+        ObjectNode p = root.putObject("parameters");
+        setting.echo(p);
+        p.put("gammaSource", source.describe());
+        p.put("verify", verify.trim().toLowerCase(Locale.ROOT));
+        root.set("gamma", Json.MAPPER.valueToTree(gamma));
+        root.put("dp", dp.asBoolean());
+        root.put("verdict", dp.word());
+        root.put("guarantee", String.format(Locale.ROOT, "(%s eps, %s) = (%s, %s)-DP: %s", setting.resolved().m(), setting.resolved().delta(),
+                setting.resolved().m() * setting.resolved().epsilon(), setting.resolved().delta(), dp.word()));
+        CertificateJson.put(root.putObject("certificate"), c, scan.max(), set.corners());
+        root.put("constraints", set.size());
+        root.put("seconds", seconds);
+        return Report.of(root).stage(null).text(o -> {
+            o.printf(Locale.ROOT, "darrm-verify: K = %d, |P| = %,d; %s: %s%n", set.k(), set.size(), CertificateJson.line(c), switch (dp) {
+                case HOLDS -> "(m eps, delta)-DP";
+                case FAILS -> "NOT (m eps, delta)-DP";
+                case UNDECIDED -> "UNDECIDED (no precision up to " + HighPrecisionVerifier.MAX_DIGITS + " digits separates the cost from the bound)";
+            });
+            o.println("worst multiset (counts of the corners " + Json.write(Json.MAPPER.valueToTree(set.corners())) + "): " + Arrays.toString(c.worstMultiset()));
+            o.println("decided by: " + c.arithmetic());
+        });
     }
 }

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat_ws;
 import static org.apache.spark.sql.functions.explode;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -24,7 +24,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -43,9 +44,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import scala.Tuple2;
 
 /** {@code precincts}: the privacy of every precinct's published counts when ballots are lost, or a sample is published. */
@@ -62,13 +61,7 @@ import scala.Tuple2;
                 "      --exclude 'Under Votes,Over Votes,Overvote,Not Assigned' --lost-fraction 0.002 --epsilon 0.5,2 --out out/pa   # about 20 s",
                 "  scripts/privacy-bounds precincts --data datasets/pa_2020_general_precincts/20201103__pa__general__fulton__precinct.csv \\",
                 "      --candidates 'Joseph R. Biden,Donald J. Trump' --exclude 'Under Votes,Over Votes' --sample-fraction 0.5 --epsilon 1 --json"})
-public final class PrecinctsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class PrecinctsCommand extends BoundsCommand {
     @Option(names = "--data", required = true, paramLabel = "DIR|CSV", description = "A long-format CSV file, or a folder: every *.csv in it.")
     String data;
 
@@ -100,92 +93,111 @@ public final class PrecinctsCommand implements Callable<Integer> {
     static final double[] QUANTILES = {0, 0.1, 0.5, 0.9, 1};
     static final String[] QUANTILE_NAMES = {"min", "p10", "median", "p90", "max"};
 
+    private double[] eps;
+    private PrecinctPrivacy.Setting setting;
+    private PrecinctReturns.Categories categories;
+    private PrecinctReturns.Columns columns;
+    private String office;
+    private List<PrecinctReturns.Checked> files;
+    private long rows;
+
     @Override
-    public Integer call() throws Exception {
-        double[] eps = Ranges.epsilons("--epsilon", epsilon);
-        PrecinctPrivacy.Setting setting = setting(eps);
+    protected void check() throws IOException {
+        eps = Ranges.epsilons("--epsilon", epsilon);
+        setting = setting(eps);
         if (!selection.given()) {
             throw new UserInputException("--candidates", "(none)", "name the candidate categories, e.g. --candidates 'A,B'");
         }
-        PrecinctReturns.Categories categories = selection.categories();
-        PrecinctReturns.Columns columns = selection.columns();
-        String office = selection.office();
-        List<PrecinctReturns.Checked> files = PrecinctReturns.check(PrecinctReturns.files(data), columns);
-        long rows = files.stream().mapToLong(PrecinctReturns.Checked::rows).sum();
+        categories = selection.categories();
+        columns = selection.columns();
+        office = selection.office();
+        files = PrecinctReturns.check(PrecinctReturns.files(data), columns);
+        rows = files.stream().mapToLong(PrecinctReturns.Checked::rows).sum();
         // every row is read once (about 1e-5 core-s); a precinct (at most a fifth of the rows: a few candidates and offices each) costs
         // about 3e-6 core-s per eps and category pair when few ballots are lost, 2.2e-4 when half are drawn (measured on the
         // Pennsylvania files: 0.8 s and 57 s for 7,962 precincts, two eps, four categories, one core); the driver keeps summaries
         double pair = eps.length * Math.pow(categories.names().size(), 2);
         double perPrecinct = pair * (setting.draw() == PrecinctPrivacy.Draw.LOST_FRACTION ? 3e-6 : 2.2e-4);
         WorkLimit.check(spec, common, "--data (" + rows + " rows) and --epsilon", 2 + rows * (1e-5 + perPrecinct / 5), 64e6);
-        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
-            PrintWriter err = spec.commandLine().getErr();
-            SparkSession spark = SparkSessions.get(common, "precincts");
-            Progress.phase("reading --data");
-            OutputDir.mark(out, "sparkStart");
-            int parts = partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            JavaRDD<PrecinctJob.Cell> cells = PrecinctJob.cells(jsc, files, columns, office, categories).cache();
-            JavaRDD<PrecinctJob.Cell> bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0);
-            List<PrecinctJob.Cell> badRows = bad.take(1);
-            if (!badRows.isEmpty()) {
-                PrecinctJob.Cell b = badRows.get(0);
-                throw new UserInputException("--data", b.file(), bad.count() + " vote count(s) of " + office + " are not whole numbers, e.g. precinct '"
-                        + b.precinct() + "', candidate '" + b.candidate() + "': '" + b.votesText() + "'");
-            }
-            if (cells.isEmpty()) {
-                throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
-            }
-            OutputDir.inputsRead(spec, common); // a dry run ends here: every row of every file read and checked
-            Progress.phase("computing");
-            long blank = cells.filter(c -> c.category() >= 0 && c.votesText().isBlank()).count();
-            int otherIndex = categories.candidates().size();
-            List<Tuple2<String, long[]>> others = cells.filter(c -> (c.category() == otherIndex || c.category() < 0) && !categories.excluded(c.candidate()))
-                    .mapToPair(c -> new Tuple2<>(c.candidate(), new long[] {1, Math.max(0, c.votes()), c.category()}))
-                    .reduceByKey((x, y) -> new long[] {x[0] + y[0], x[1] + y[1], x[2]}).takeOrdered(20, OtherNameOrder.INSTANCE);
-            JavaPairRDD<String, long[]> histograms = PrecinctJob.histograms(cells, categories.names().size(), parts);
-            Dataset<Row> results = PrecinctJob.evaluate(spark, histograms, setting, categories.names(), parts).cache();
-            long precincts = results.count();
-            cells.unpersist();
-            if (precincts == 0) {
-                throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
-            }
-            err.printf(Locale.ROOT, "precincts: %d files, %d rows, %d precincts of %s computed%n", files.size(), rows, precincts, office);
-            OutputDir.mark(out, "compute");
-            ObjectNode root = Json.object();
-            root.put("command", "precincts");
-            root.set("parameters", parameters(eps));
-            root.set("categories", Json.MAPPER.valueToTree(categories.names()));
-            root.put("files", files.size());
-            root.put("rows", rows);
-            root.put("precinctCount", precincts);
-            Summary summary = summarize(results, parts);
-            root.put("precinctsWithoutBallots", summary.empty);
-            root.put("precinctsWithAOneBallotCategory", summary.oneBallot);
-            root.put("blankVoteCountsReadAsZero", blank);
-            ArrayNode on = root.putArray("otherNames");
-            for (Tuple2<String, long[]> o : others) {
-                on.addObject().put("candidate", o._1()).put("category", o._2()[2] < 0 ? "dropped" : "other").put("rows", o._2()[0]).put("votes", o._2()[1]);
-            }
-            root.set("summary", summary.json);
-            root.put("method", "exact: per precinct and eps, delta_eps(x) of the sampling-histogram mechanism without replacement over every "
-                    + "replace-one neighbour and both directions, each a two-dimensional sum over the (from, to, rest) hypergeometric law in "
-                    + "log space with a certified truncation (relativeErrorBound)");
-            root.put("units", "delta, dpDelta and utility are probabilities (log10 fields are their base-10 logarithms); eps in nats; counts are ballots");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                streamJson(o, root, results);
-            } else {
-                printText(o, root, summary);
-            }
-            o.flush();
-            if (out != null) {
-                write(out, root, results, summary, eps);
-                String done = out.commit();
-                err.println("precincts: wrote " + done);
-            }
-            return 0;
+    }
+
+    @Override
+    protected boolean readsInputsInCompute() {
+        return true;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        SparkSession spark = SparkSessions.get(common, "precincts");
+        Progress.phase("reading --data");
+        OutputDir.mark(out, "sparkStart");
+        int parts = partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
+        JavaRDD<PrecinctJob.Cell> cells = cells(JavaSparkContext.fromSparkContext(spark.sparkContext()));
+        OutputDir.inputsRead(spec, common); // a dry run ends here: every row of every file read and checked
+        Progress.phase("computing");
+        long blank = cells.filter(c -> c.category() >= 0 && c.votesText().isBlank()).count();
+        List<OtherName> others = otherNames(cells);
+        JavaPairRDD<String, long[]> histograms = PrecinctJob.histograms(cells, categories.names().size(), parts);
+        Dataset<Row> results = PrecinctJob.evaluate(spark, histograms, setting, categories.names(), parts).cache();
+        long precincts = results.count();
+        cells.unpersist();
+        if (precincts == 0) {
+            throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
         }
+        spec.commandLine().getErr().printf(Locale.ROOT, "precincts: %d files, %d rows, %d precincts of %s computed%n", files.size(), rows, precincts, office);
+        OutputDir.mark(out, "compute");
+        ObjectNode root = Json.object();
+        root.put("command", "precincts");
+        root.set("parameters", parameters(eps));
+        root.set("categories", Json.MAPPER.valueToTree(categories.names()));
+        root.put("files", files.size());
+        root.put("rows", rows);
+        root.put("precinctCount", precincts);
+        Summary summary = summarize(results, parts);
+        root.put("precinctsWithoutBallots", summary.empty);
+        root.put("precinctsWithAOneBallotCategory", summary.oneBallot);
+        root.put("blankVoteCountsReadAsZero", blank);
+        ArrayNode on = root.putArray("otherNames");
+        for (OtherName o : others) {
+            on.addObject().put("candidate", o.candidate()).put("category", o.category() < 0 ? "dropped" : "other").put("rows", o.rows()).put("votes", o.votes());
+        }
+        root.set("summary", summary.json);
+        root.put("method", "exact: per precinct and eps, delta_eps(x) of the sampling-histogram mechanism without replacement over every "
+                + "replace-one neighbour and both directions, each a two-dimensional sum over the (from, to, rest) hypergeometric law in "
+                + "log space with a certified truncation (relativeErrorBound)");
+        root.put("units", "delta, dpDelta and utility are probabilities (log10 fields are their base-10 logarithms); eps in nats; counts are ballots");
+        return Report.of(root).stage(null).json(o -> streamJson(o, root, results)).text(o -> printText(o, root, summary))
+                .write(dir -> write(dir, root, results, summary, eps)).announce("precincts");
+    }
+
+    /** The cells of the office's rows (cached), every vote count checked to be a whole number. */
+    private JavaRDD<PrecinctJob.Cell> cells(JavaSparkContext jsc) {
+        JavaRDD<PrecinctJob.Cell> cells = PrecinctJob.cells(jsc, files, columns, office, categories).cache();
+        JavaRDD<PrecinctJob.Cell> bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0);
+        List<PrecinctJob.Cell> badRows = bad.take(1);
+        if (!badRows.isEmpty()) {
+            PrecinctJob.Cell b = badRows.get(0);
+            throw new UserInputException("--data", b.file(), bad.count() + " vote count(s) of " + office + " are not whole numbers, e.g. precinct '"
+                    + b.precinct() + "', candidate '" + b.candidate() + "': '" + b.votesText() + "'");
+        }
+        if (cells.isEmpty()) {
+            throw new UserInputException("--office", office, "has no rows in " + data + " (office names are matched without regard to case)");
+        }
+        return cells;
+    }
+
+    /** The 20 names outside the candidates with the most votes: counted as other, or dropped (--exclude). */
+    private List<OtherName> otherNames(JavaRDD<PrecinctJob.Cell> cells) {
+        int otherIndex = categories.candidates().size();
+        PrecinctReturns.Categories cats = categories;
+        return cells.filter(c -> (c.category() == otherIndex || c.category() < 0) && !cats.excluded(c.candidate()))
+                .mapToPair(c -> new Tuple2<>(c.candidate(), new OtherName(c.candidate(), 1, Math.max(0, c.votes()), c.category())))
+                .reduceByKey((x, y) -> new OtherName(x.candidate(), x.rows() + y.rows(), x.votes() + y.votes(), x.category())).values()
+                .takeOrdered(20, OtherNameOrder.INSTANCE);
+    }
+
+    /** A name outside the candidates: its rows, votes and category (the other category's index, or negative when dropped). */
+    record OtherName(String candidate, long rows, long votes, int category) implements Serializable {
     }
 
     PrecinctPrivacy.Setting setting(double[] eps) {
@@ -267,13 +279,13 @@ public final class PrecinctsCommand implements Callable<Integer> {
     }
 
     /** Names outside the candidates by votes, largest first, then by name. */
-    enum OtherNameOrder implements Comparator<Tuple2<String, long[]>>, Serializable {
+    enum OtherNameOrder implements Comparator<OtherName>, Serializable {
         INSTANCE;
 
         @Override
-        public int compare(Tuple2<String, long[]> a, Tuple2<String, long[]> b) {
-            int c = Long.compare(b._2()[1], a._2()[1]);
-            return c != 0 ? c : a._1().compareTo(b._1());
+        public int compare(OtherName a, OtherName b) {
+            int c = Long.compare(b.votes(), a.votes());
+            return c != 0 ? c : a.candidate().compareTo(b.candidate());
         }
     }
 
@@ -358,7 +370,6 @@ public final class PrecinctsCommand implements Callable<Integer> {
             .textOnly("delta > 1/n", "%-11d", PrecinctJob.Group::aboveInverseN).textOnly("delta = T/n", "%d", PrecinctJob.Group::atWorstCase);
 
     private void write(OutputDir out, ObjectNode root, Dataset<Row> results, Summary s, double[] eps) {
-        out.writeString("result.json", Json.pretty(root) + "\n");
         out.writeString("summary.csv", SUMMARY.csv(s.groups()));
         results.write().parquet(out.resolve("precincts.parquet").toUri().toString());
         results.select(col("county"), col("precinct"), concat_ws(";", col("counts").cast("array<string>")).as("counts"), col("n"), col("sampleSize"),

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
@@ -34,10 +34,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code pabi}: privacy amplification by iteration of noisy gradient descent on correlated data, for a grid of settings. */
 @Command(name = "pabi", header = "Renyi Pufferfish privacy amplification by iteration of noisy gradient descent on correlated data.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -54,13 +51,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds pabi --steps 1:1:100 --correlation const:0.2 --correlation inv --alpha 2 --sigma 1 --step-size 1",
                 "  scripts/privacy-bounds pabi --steps 1:1:13 --correlation file:datasets/examples/cov.csv --strategy minorant,per-step --json",
                 "  scripts/privacy-bounds pabi --figure 5 --out out/figure5"})
-public final class PabiCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class PabiCommand extends BoundsCommand {
     @Option(names = "--steps", paramLabel = "T|a:step:b", description = "Numbers of iterations T (integers >= 1; lists and ranges).")
     String steps;
 
@@ -104,25 +95,17 @@ public final class PabiCommand implements Callable<Integer> {
         private static final long serialVersionUID = 1L;
     }
 
+    private List<Long> ts;
+    private long maxT;
+    private List<Pabi.Strategy> strategies;
+    private final List<String> corrTexts = new ArrayList<>();
+    private final List<Correlation> parsed = new ArrayList<>();
+    private final List<Setting> settings = new ArrayList<>();
+
     @Override
-    public Integer call() {
+    protected void check() {
         if (figure != null) {
-            if (figure != 5 && figure != 6) {
-                throw new UserInputException("--figure", figure, "allowed: 5 or 6");
-            }
-            for (String fixed : List.of("--steps", "--correlation", "--alpha", "--lipschitz", "--sigma", "--step-size", "--data-lipschitz",
-                    "--secret-distance", "--secret-index")) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(fixed)) {
-                    throw new UserInputException("--figure", figure, "fixes " + fixed + " (the figure's own setting); drop " + fixed
-                            + " or drop --figure and give the grid yourself");
-                }
-            }
-            if (steps == null) {
-                steps = "1:1:100";
-            }
-            if (correlations == null) {
-                correlations = figure == 5 ? List.of("const:0", "const:0.1", "const:0.2", "const:0.8", "const:1") : List.of("const:0", "const:0.1", "inv", "invsq");
-            }
+            figureSetting();
         }
         if (steps == null) {
             throw new UserInputException("--steps", "(none)", "give the numbers of iterations, e.g. 100 or 1:1:100 (or --figure 5|6)");
@@ -130,8 +113,7 @@ public final class PabiCommand implements Callable<Integer> {
         if (correlations == null || correlations.isEmpty()) {
             throw new UserInputException("--correlation", "(none)", "give at least one of const:RHO, inv, invsq, file:CSV");
         }
-        List<Long> ts = Ranges.longs("--steps", steps);
-        long maxT = 0;
+        ts = Ranges.longs("--steps", steps);
         for (long t : ts) {
             if (t < 1 || t > 10_000_000) {
                 throw new UserInputException("--steps", t, "every T must be in 1..10000000");
@@ -144,24 +126,16 @@ public final class PabiCommand implements Callable<Integer> {
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        List<Pabi.Strategy> strategies = new ArrayList<>();
-        for (String s : strategy.split(",")) {
-            strategies.add(parseStrategy(s));
-        }
-        List<Double> alphas = Ranges.doubles("--alpha", alpha);
-        List<Double> ls = Ranges.doubles("--lipschitz", lipschitz);
-        List<Double> sigmas = Ranges.doubles("--sigma", sigma);
-        List<Double> etas = Ranges.doubles("--step-size", stepSize);
-        List<Double> cs = Ranges.doubles("--data-lipschitz", dataLipschitz);
-        List<Double> ds = Ranges.doubles("--secret-distance", secretDistance);
-        List<String> corrTexts = new ArrayList<>();
+        strategies = Arrays.stream(strategy.split(",")).map(PabiCommand::parseStrategy).toList();
         for (String c : correlations) {
             corrTexts.addAll(c.startsWith("file:") ? List.of(c) : Arrays.asList(c.split(",")));
         }
+        List<List<Double>> grid = List.of(Ranges.doubles("--alpha", alpha), Ranges.doubles("--lipschitz", lipschitz), Ranges.doubles("--sigma", sigma),
+                Ranges.doubles("--step-size", stepSize), Ranges.doubles("--data-lipschitz", dataLipschitz), Ranges.doubles("--secret-distance", secretDistance));
         // the grid's size before it is built: a product of lists can be astronomically large
-        long gridSize = 1;
-        for (int size : new int[] {alphas.size(), ls.size(), sigmas.size(), etas.size(), cs.size(), ds.size(), corrTexts.size(), strategies.size()}) {
-            gridSize = size == 0 ? 0 : gridSize > Long.MAX_VALUE / size ? Long.MAX_VALUE : gridSize * size;
+        long gridSize = corrTexts.size() * (long) strategies.size();
+        for (List<Double> values : grid) {
+            gridSize = values.isEmpty() ? 0 : gridSize > Long.MAX_VALUE / values.size() ? Long.MAX_VALUE : gridSize * values.size();
         }
         double rowCount = (double) gridSize * ts.size();
         if (rowCount > 20_000_000L) {
@@ -171,13 +145,23 @@ public final class PabiCommand implements Callable<Integer> {
         // every setting computes its budget curve for T = 1..max T (about 1e-7 core-seconds per step); rows are kept on the driver
         WorkLimit.check(spec, common, "--steps and the grid options", gridSize * (double) maxT * 1e-7 + 1, rowCount * 200 + gridSize * 64.0);
         // validate everything that needs no file before starting Spark
+        settings.addAll(grid(grid));
+        for (String c : corrTexts) {
+            Correlation corr = c.startsWith("file:") ? readCovariance(c) : parseCorrelation(c);
+            corr.rho((int) maxT, secretIndex);
+            parsed.add(corr);
+        }
+    }
+
+    /** Every setting of the grid (alpha, L, sigma, eta, c, d), alpha varying slowest, each checked as it is built. */
+    private static List<Setting> grid(List<List<Double>> grid) {
         List<Setting> settings = new ArrayList<>();
-        for (double a : alphas) {
-            for (double l : ls) {
-                for (double sg : sigmas) {
-                    for (double e : etas) {
-                        for (double c : cs) {
-                            for (double d : ds) {
+        for (double a : grid.get(0)) {
+            for (double l : grid.get(1)) {
+                for (double sg : grid.get(2)) {
+                    for (double e : grid.get(3)) {
+                        for (double c : grid.get(4)) {
+                            for (double d : grid.get(5)) {
                                 settings.add(new Setting(l, c, sg, e, a, d));
                             }
                         }
@@ -185,84 +169,88 @@ public final class PabiCommand implements Callable<Integer> {
                 }
             }
         }
-        List<Correlation> parsed = new ArrayList<>();
-        for (String c : corrTexts) {
-            Correlation corr = c.startsWith("file:") ? readCovariance(c) : parseCorrelation(c);
-            corr.rho((int) maxT, secretIndex);
-            parsed.add(corr);
+        return settings;
+    }
+
+    /** --figure 5|6: the figure's own steps and correlations; an option the figure fixes is refused. */
+    private void figureSetting() {
+        if (figure != 5 && figure != 6) {
+            throw new UserInputException("--figure", figure, "allowed: 5 or 6");
         }
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            // driver-sized on a local master: a pool of its cores instead of Spark
-            Integer threads = SparkSessions.localThreads(common);
-            SparkSession spark = threads == null ? SparkSessions.get(common, "pabi") : null;
-            List<Point> points = new ArrayList<>();
-            for (int k = 0; k < corrTexts.size(); k++) {
-                for (Setting s : settings) {
-                    for (Pabi.Strategy st : strategies) {
-                        points.add(new Point(points.size(), corrTexts.get(k), parsed.get(k), s, st));
-                    }
+        for (String fixed : List.of("--steps", "--correlation", "--alpha", "--lipschitz", "--sigma", "--step-size", "--data-lipschitz", "--secret-distance",
+                "--secret-index")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(fixed)) {
+                throw new UserInputException("--figure", figure, "fixes " + fixed + " (the figure's own setting); drop " + fixed
+                        + " or drop --figure and give the grid yourself");
+            }
+        }
+        steps = steps == null ? "1:1:100" : steps;
+        if (correlations == null) {
+            correlations = figure == 5 ? List.of("const:0", "const:0.1", "const:0.2", "const:0.8", "const:1") : List.of("const:0", "const:0.1", "inv", "invsq");
+        }
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        // driver-sized on a local master: a pool of its cores instead of Spark
+        Integer threads = SparkSessions.localThreads(common);
+        SparkSession spark = threads == null ? SparkSessions.get(common, "pabi") : null;
+        List<Point> points = new ArrayList<>();
+        for (int k = 0; k < corrTexts.size(); k++) {
+            for (Setting s : settings) {
+                for (Pabi.Strategy st : strategies) {
+                    points.add(new Point(points.size(), corrTexts.get(k), parsed.get(k), s, st));
                 }
             }
-            JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parts = Math.max(1, Math.min(points.size(), partitions > 0 ? partitions : 2 * (jsc == null ? threads : jsc.defaultParallelism())));
-            PrintWriter err = spec.commandLine().getErr();
-            err.printf(Locale.ROOT, "pabi: %d settings x %d values of T (max %d) on %s%n", points.size(), ts.size(), maxT,
-                    jsc == null ? threads + " driver threads" : parts + " partitions");
-            err.flush();
-            long start = System.nanoTime();
-            int maxSteps = (int) maxT;
-            int secret = secretIndex;
-            long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
-            List<Curves> curves = LocalPool.distribute(jsc, jsc == null ? threads : parts, points, parts, p -> evaluate(p, maxSteps, secret, wanted));
-            err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
-            err.flush();
-            ObjectNode root = Json.object();
-            root.put("command", "pabi");
-            ObjectNode par = root.putObject("parameters");
-            par.put("steps", steps);
-            par.set("correlation", Json.MAPPER.valueToTree(corrTexts));
-            par.put("alpha", alpha);
-            par.put("lipschitz", lipschitz);
-            par.put("sigma", sigma);
-            par.put("stepSize", stepSize);
-            par.put("dataLipschitz", dataLipschitz);
-            par.put("secretDistance", secretDistance);
-            par.put("strategy", strategy);
-            par.put("secretIndex", secretIndex);
-            if (figure != null) {
-                par.put("figure", figure);
-            }
-            root.put("settings", points.size());
-            root.put("method", "closed form: Theorem 5.2 with Gaussian R_alpha(z) = alpha z^2 / (2 sigma^2), exact in double precision");
-            root.put("units", "epsilon in nats (Renyi divergence of order alpha); T in iterations");
-            ArrayNode rows = root.putArray("rows");
-            List<Result> table = new ArrayList<>();
-            for (int k = 0; k < points.size(); k++) {
-                Point p = points.get(k);
-                Curves c = curves.get(k);
-                for (int j = 0; j < wanted.length; j++) {
-                    Result x = new Result(p, wanted[j], c.epsilon()[j], c.dp()[j], c.group()[j], c.referencesFellBack());
-                    table.add(x);
-                    rows.add(x.json());
-                }
-            }
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                COLUMNS.printText(o, table, 200, out != null ? "every row is in rows.csv (and rows.parquet) of " + common.outText
-                        : "rerun with --out DIR for every row in DIR/rows.csv, or with --json");
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                COLUMNS.write(out, spark, "rows", table);
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                plot(out.resolve(figure != null ? "figure" + figure + ".png" : "pabi.png"), points, curves, wanted);
-                out.commit();
-            }
-            return 0;
         }
+        JavaSparkContext jsc = spark == null ? null : JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int parts = Math.max(1, Math.min(points.size(), partitions > 0 ? partitions : 2 * (jsc == null ? threads : jsc.defaultParallelism())));
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(Locale.ROOT, "pabi: %d settings x %d values of T (max %d) on %s%n", points.size(), ts.size(), maxT,
+                jsc == null ? threads + " driver threads" : parts + " partitions");
+        err.flush();
+        long start = System.nanoTime();
+        int maxSteps = (int) maxT;
+        int secret = secretIndex;
+        long[] wanted = ts.stream().mapToLong(Long::longValue).toArray();
+        List<Curves> curves = LocalPool.distribute(jsc, jsc == null ? threads : parts, points, parts, p -> evaluate(p, maxSteps, secret, wanted));
+        err.printf(Locale.ROOT, "pabi: done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+        err.flush();
+        List<Result> table = new ArrayList<>();
+        for (int k = 0; k < points.size(); k++) {
+            Curves c = curves.get(k);
+            for (int j = 0; j < wanted.length; j++) {
+                table.add(new Result(points.get(k), wanted[j], c.epsilon()[j], c.dp()[j], c.group()[j], c.referencesFellBack()));
+            }
+        }
+        return Report.of(json(points.size(), table)).text(o -> COLUMNS.printText(o, table, 200, out != null
+                ? "every row is in rows.csv (and rows.parquet) of " + common.outText : "rerun with --out DIR for every row in DIR/rows.csv, or with --json"))
+                .dataset("rows", COLUMNS, spark, table).write(dir -> plot(dir.resolve(figure != null ? "figure" + figure + ".png" : "pabi.png"), points, curves, wanted));
+    }
+
+    private ObjectNode json(int settingCount, List<Result> table) {
+        ObjectNode root = Json.object();
+        root.put("command", "pabi");
+        ObjectNode par = root.putObject("parameters");
+        par.put("steps", steps);
+        par.set("correlation", Json.MAPPER.valueToTree(corrTexts));
+        par.put("alpha", alpha);
+        par.put("lipschitz", lipschitz);
+        par.put("sigma", sigma);
+        par.put("stepSize", stepSize);
+        par.put("dataLipschitz", dataLipschitz);
+        par.put("secretDistance", secretDistance);
+        par.put("strategy", strategy);
+        par.put("secretIndex", secretIndex);
+        if (figure != null) {
+            par.put("figure", figure);
+        }
+        root.put("settings", settingCount);
+        root.put("method", "closed form: Theorem 5.2 with Gaussian R_alpha(z) = alpha z^2 / (2 sigma^2), exact in double precision");
+        root.put("units", "epsilon in nats (Renyi divergence of order alpha); T in iterations");
+        ArrayNode rows = root.putArray("rows");
+        table.forEach(x -> rows.add(x.json()));
+        return root;
     }
 
     /** One setting at one T: the bound, its DP (rho = 0) and group-DP (rho = 1) references, and whether they fell back to the minorant. */

@@ -6,18 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Progress;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.RunRecord;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
@@ -30,10 +30,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code pufferfish-sensitivity}: Wasserstein sensitivities of a released attribute against secrets on another, from a CSV file. */
 @Command(name = "pufferfish-sensitivity", header = "Renyi Pufferfish privacy of releasing an attribute: Wasserstein sensitivities and noise calibration.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -49,13 +46,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
                 "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
                 "  scripts/privacy-bounds pufferfish-sensitivity --table1 --out out/table1   # about 15 s"})
-public final class PufferfishSensitivityCommand implements Callable<Integer>, RunRecord.EffectiveDefaults {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class PufferfishSensitivityCommand extends BoundsCommand implements RunRecord.EffectiveDefaults {
     @Option(names = "--data", paramLabel = "CSV", description = "A CSV file with a header row.")
     Path data;
 
@@ -112,10 +103,14 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
         }
     }
 
+    private double alpha;
+    private final List<Noise> families = new ArrayList<>();
+    private double[] declared;
+
     @Override
-    public Integer call() throws Exception {
+    protected void check() {
         datasets = Path.of(Installation.defaulted(spec, "--datasets", datasets.toString()));
-        double alpha = parseAlpha(alphaText);
+        alpha = parseAlpha(alphaText);
         if (scale != null && targetEpsilon != null) {
             throw new UserInputException("--scale", scale, "give either --scale or --target-epsilon, not both");
         }
@@ -131,13 +126,12 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
         if (!(ppDelta > 0 && ppDelta < 1)) {
             throw new UserInputException("--pp-delta", ppDelta, "must be in the open interval (0, 1)");
         }
-        List<Noise> families = new ArrayList<>();
         for (String n : noises) {
             families.add(parseNoise(n));
         }
-        double[] declared = range == null ? null : parseRange(range);
+        declared = range == null ? null : parseRange(range);
         if (table1) {
-            return Table1.run(this);
+            return;
         }
         if (data == null || valueColumn == null || secretColumn == null) {
             throw new UserInputException("--data", data, "give --data, --value-column and --secret-column (or --table1)");
@@ -148,27 +142,26 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
                 throw new UserInputException(c[0], c[1], "must be a column of " + InputFiles.shown(data) + " (" + String.join(", ", shape.header()) + ")");
             }
         }
-        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
-            Progress.phase("reading --data");
-            ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
-            OutputDir.inputsRead(spec, common); // a dry run ends here: every value read and checked
-            Progress.phase("computing");
-            OutputDir.mark(out, "read");
-            Analysis a = analyse(laws, alpha, families, declared);
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(a.root()));
-            } else {
-                printText(o, a, laws);
-            }
-            o.flush();
-            if (out != null) {
-                write(out, spark, a, laws);
-                out.commit();
-            }
-            return 0;
+    }
+
+    @Override
+    protected boolean readsInputsInCompute() {
+        return true;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        if (table1) {
+            return Table1.report(this);
         }
+        SparkSession spark = SparkSessions.get(common, "pufferfish-sensitivity");
+        Progress.phase("reading --data");
+        ConditionalLaws.Result laws = ConditionalLaws.read(spark, data, valueColumn, secretColumn, query, secrets, dropNonNumeric);
+        OutputDir.inputsRead(spec, common); // a dry run ends here: every value read and checked
+        Progress.phase("computing");
+        OutputDir.mark(out, "read");
+        Analysis a = analyse(laws, alpha, families, declared);
+        return Report.of(a.root()).stage(null).text(o -> printText(o, a, laws)).write(dir -> write(dir, spark, a, laws));
     }
 
     /** One release as a row of releases.csv and the text table: whether it is the family's primary release. */
@@ -180,21 +173,9 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
     }
 
     /** Sensitivities and releases of one file. */
-    Analysis analyse(ConditionalLaws.Result laws, double alpha, List<Noise> families, double[] declared) {
-        Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, approxDelta == null ? Double.NaN : approxDelta);
-        double observedLo = Double.POSITIVE_INFINITY;
-        double observedHi = Double.NEGATIVE_INFINITY;
-        for (DiscreteLaw l : laws.laws().values()) {
-            observedLo = Math.min(observedLo, l.min());
-            observedHi = Math.max(observedHi, l.max());
-        }
-        if (declared != null && (observedLo < declared[0] || observedHi > declared[1])) {
-            throw new UserInputException("--range", range, "must contain every observed value (" + observedLo + ".." + observedHi + ")");
-        }
-        double rangeWidth = declared != null ? declared[1] - declared[0] : r.range();
-        ObjectNode root = Json.object();
-        root.put("command", "pufferfish-sensitivity");
-        ObjectNode p = root.putObject("parameters");
+    /** The parameters as given (the target eps as resolved). */
+    private ObjectNode parameters() {
+        ObjectNode p = Json.object();
         p.put("data", data == null ? null : data.toString());
         p.put("valueColumn", valueColumn);
         p.put("secretColumn", secretColumn);
@@ -213,6 +194,24 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
         }
         p.put("ppDelta", ppDelta);
         p.put("dropNonNumeric", dropNonNumeric);
+        return p;
+    }
+
+    Analysis analyse(ConditionalLaws.Result laws, double alpha, List<Noise> families, double[] declared) {
+        Sensitivities.Result r = Sensitivities.of(laws.laws(), 2, approxDelta == null ? Double.NaN : approxDelta);
+        double observedLo = Double.POSITIVE_INFINITY;
+        double observedHi = Double.NEGATIVE_INFINITY;
+        for (DiscreteLaw l : laws.laws().values()) {
+            observedLo = Math.min(observedLo, l.min());
+            observedHi = Math.max(observedHi, l.max());
+        }
+        if (declared != null && (observedLo < declared[0] || observedHi > declared[1])) {
+            throw new UserInputException("--range", range, "must contain every observed value (" + observedLo + ".." + observedHi + ")");
+        }
+        double rangeWidth = declared != null ? declared[1] - declared[0] : r.range();
+        ObjectNode root = Json.object();
+        root.put("command", "pufferfish-sensitivity");
+        root.set("parameters", parameters());
         root.put("rows", laws.rows());
         root.put("rowsWithoutSecret", laws.rowsWithoutSecret());
         root.put("rowsDropped", dropNonNumeric ? laws.droppedValues() : 0);
@@ -337,7 +336,6 @@ public final class PufferfishSensitivityCommand implements Callable<Integer>, Ru
     static final Columns<Cell> COUNTS = Columns.<Cell>of().string("secret", Cell::secret).number("value", Cell::value).integer("count", Cell::count);
 
     void write(OutputDir out, SparkSession spark, Analysis a, ConditionalLaws.Result laws) {
-        out.writeString("result.json", Json.pretty(a.root()) + "\n");
         out.writeString("pairs.csv", PAIRS.csv(a.sensitivities().pairs()));
         out.writeString("releases.csv", RELEASES.csv(a.releases()));
         List<Cell> counts = new ArrayList<>();

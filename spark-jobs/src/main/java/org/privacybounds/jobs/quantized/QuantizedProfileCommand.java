@@ -5,10 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -28,9 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code quantized-profile}: the exact delta_eps(x) of one given database of quantized gradient codes. */
 @Command(name = "quantized-profile", header = "delta_eps(x) of one batch of quantized gradients, exact over every neighbour.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -42,13 +39,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  scripts/privacy-bounds quantized-profile --codes -3,0,0,1,5,7,7,12,-20 --batch-size 3 --epsilon 0.5,1,2",
                 "  scripts/privacy-bounds quantized-profile --codes-file datasets/examples/batch.csv --codes-column code --epsilon 1 --histogram --json"})
-public final class QuantizedProfileCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class QuantizedProfileCommand extends BoundsCommand {
     @Option(names = "--codes", paramLabel = "c1,c2,...", description = "The database: one integer code per record.")
     String codes;
 
@@ -67,89 +58,92 @@ public final class QuantizedProfileCommand implements Callable<Integer> {
     @Option(names = "--histogram", description = "Also compute delta when the batch's code histogram is released (slower: every neighbour of a 2^b-category histogram).")
     boolean histogram;
 
+    private double[] eps;
+    private CodeGrid grid;
+    private int[] records;
+
     @Override
-    public Integer call() {
+    protected void check() {
         if ((codes == null) == (codesFile == null)) {
             throw new UserInputException("--codes", codes == null ? "(none)" : codes, "give exactly one of --codes and --codes-file");
         }
-        double[] eps = Ranges.epsilons("--epsilon", epsilon);
+        eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
-        CodeGrid grid = mechanism.grid();
-        int[] records = codes != null ? parseCodes(codes) : null;
-        if (records == null && codesFile != null) {
-            // a small file: read on the driver, before any work, without Spark
-            records = readCodes(codesFile, codesColumn);
-            grid.histogram("--codes-file", records);
-        }
-        if (records != null) {
-            grid.histogram("--codes", records);
-            mechanism.sampleSize(records.length);
-        }
+        grid = mechanism.grid();
+        // a file is small: read on the driver, before any work, without Spark
+        records = codes != null ? parseCodes(codes) : readCodes(codesFile, codesColumn);
+        grid.histogram(codes != null ? "--codes" : "--codes-file", records);
+        mechanism.sampleSize(records.length);
         long distinct = Arrays.stream(records).distinct().count();
         double tEstimate = mechanism.sampleSize(records.length);
         // the histogram release visits every neighbour: each distinct code replaced by each of the 2^b codes (about 4e-6 core-s each per
         // sampled record, measured at b = 12 with 2,000 distinct codes); the mean release is cheap beside it
         double coreSeconds = 1 + 1e-6 * records.length + (histogram ? 4e-6 * distinct * Math.pow(2, mechanism.bits) * tEstimate : 0);
         WorkLimit.check(spec, common, "--bits, --histogram and the codes", coreSeconds, 64.0 * Math.pow(2, mechanism.bits) * Math.max(1, distinct) + 8.0 * records.length);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            int n = records.length;
-            int t = mechanism.sampleSize(n);
-            int[] h = grid.histogram(codes != null ? "--codes" : "--codes-file", records);
-            SamplingAverageMechanism m = new SamplingAverageMechanism(grid, t, mechanism.rounding());
-            SamplingAverageMechanism.Value[] v = m.profile(h, eps, mechanism.neighborSet());
-            SamplingHistogramMechanism shm = histogram ? SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t) : null;
-            ObjectNode root = Json.object();
-            root.put("command", "quantized-profile");
-            ObjectNode p = root.putObject("parameters");
-            if (codes != null) {
-                p.put("codes", codes);
-            } else {
-                p.put("codesFile", codesFile.toString());
-                p.put("codesColumn", codesColumn);
-            }
-            p.set("epsilon", Json.MAPPER.valueToTree(eps));
-            mechanism.echo(p);
-            p.put("histogram", histogram);
-            root.put("n", n);
-            root.put("T", t);
-            root.put("distinctCodes", Arrays.stream(h).filter(c -> c > 0).count());
-            root.put("minCode", Arrays.stream(records).min().getAsInt());
-            root.put("maxCode", Arrays.stream(records).max().getAsInt());
-            root.put("dpDeltaBound", m.dpDeltaBound(n));
-            ArrayNode results = root.putArray("results");
-            List<Row> rows = new ArrayList<>();
-            for (SamplingAverageMechanism.Value x : v) {
-                ObjectNode r = results.addObject();
-                r.put("epsilon", x.epsilon());
-                Json.putLogPair(r, "delta", "log10Delta", x.logDelta());
-                ObjectNode w = r.putObject("worstNeighbor");
-                w.put("from", x.worstFrom());
-                w.put("to", x.worstTo());
-                w.put("direction", x.direction().label());
-                r.put("heuristicDelta", x.heuristicDelta());
-                Json.put(r, "log10HeuristicDelta", Math.log10(x.heuristicDelta()));
-                ObjectNode hn = r.putObject("heuristicNeighbor");
-                hn.put("from", x.heuristicFrom());
-                hn.put("to", x.heuristicTo());
-                r.put("heuristicTight", x.heuristicTight());
-                r.put("absoluteErrorBound", x.absoluteError());
-                r.put("relativeErrorBound", x.relativeError());
-                r.put("method", "exact sum over every output, laws of every leave-one-out database by divide and conquer; certified");
-                Double hd = null;
-                if (shm != null) {
-                    ProfileValue pv = shm.profile(h, x.epsilon());
-                    hd = pv.delta();
-                    Json.putLogPair(r, "histogramDelta", "log10HistogramDelta", pv.logDelta());
-                }
-                rows.add(new Row(x, hd));
-            }
-            root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
-            Report.of(root).heading(o -> o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
-                        n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
-                        mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n)))
-                    .table("results.csv", COLUMNS, rows).finish(spec, common, out);
-            return 0;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        int n = records.length;
+        int t = mechanism.sampleSize(n);
+        int[] h = grid.histogram(codes != null ? "--codes" : "--codes-file", records);
+        SamplingAverageMechanism m = new SamplingAverageMechanism(grid, t, mechanism.rounding());
+        SamplingAverageMechanism.Value[] v = m.profile(h, eps, mechanism.neighborSet());
+        SamplingHistogramMechanism shm = histogram ? SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t) : null;
+        ObjectNode root = Json.object();
+        root.put("command", "quantized-profile");
+        ObjectNode p = root.putObject("parameters");
+        if (codes != null) {
+            p.put("codes", codes);
+        } else {
+            p.put("codesFile", codesFile.toString());
+            p.put("codesColumn", codesColumn);
         }
+        p.set("epsilon", Json.MAPPER.valueToTree(eps));
+        mechanism.echo(p);
+        p.put("histogram", histogram);
+        root.put("n", n);
+        root.put("T", t);
+        root.put("distinctCodes", Arrays.stream(h).filter(c -> c > 0).count());
+        root.put("minCode", Arrays.stream(records).min().getAsInt());
+        root.put("maxCode", Arrays.stream(records).max().getAsInt());
+        root.put("dpDeltaBound", m.dpDeltaBound(n));
+        ArrayNode results = root.putArray("results");
+        List<Row> rows = new ArrayList<>();
+        for (SamplingAverageMechanism.Value x : v) {
+            rows.add(row(results.addObject(), x, shm, h));
+        }
+        root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
+        return Report.of(root).heading(o -> o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
+                    n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
+                    mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n)))
+                .table("results.csv", COLUMNS, rows);
+    }
+
+    /** One eps: its JSON in {@code r}, with the histogram release's delta beside it when {@code shm} is not null. */
+    private static Row row(ObjectNode r, SamplingAverageMechanism.Value x, SamplingHistogramMechanism shm, int[] h) {
+        r.put("epsilon", x.epsilon());
+        Json.putLogPair(r, "delta", "log10Delta", x.logDelta());
+        ObjectNode w = r.putObject("worstNeighbor");
+        w.put("from", x.worstFrom());
+        w.put("to", x.worstTo());
+        w.put("direction", x.direction().label());
+        r.put("heuristicDelta", x.heuristicDelta());
+        Json.put(r, "log10HeuristicDelta", Math.log10(x.heuristicDelta()));
+        ObjectNode hn = r.putObject("heuristicNeighbor");
+        hn.put("from", x.heuristicFrom());
+        hn.put("to", x.heuristicTo());
+        r.put("heuristicTight", x.heuristicTight());
+        r.put("absoluteErrorBound", x.absoluteError());
+        r.put("relativeErrorBound", x.relativeError());
+        r.put("method", "exact sum over every output, laws of every leave-one-out database by divide and conquer; certified");
+        Double hd = null;
+        if (shm != null) {
+            ProfileValue pv = shm.profile(h, x.epsilon());
+            hd = pv.delta();
+            Json.putLogPair(r, "histogramDelta", "log10HistogramDelta", pv.logDelta());
+        }
+        return new Row(x, hd);
     }
 
     static int[] parseCodes(String text) {

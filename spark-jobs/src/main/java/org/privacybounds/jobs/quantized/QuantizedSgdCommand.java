@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
+import java.util.function.IntFunction;
 
 import org.apache.spark.sql.SparkSession;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -32,9 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code quantized-sgd}: smoothed DP of one SGD step on b-bit quantized gradients (Smoothed DP paper
@@ -56,13 +55,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds quantized-sgd --preset fig2-right --n 100:100:1000 --epsilon 1 --trials 200 --out out/fig2-right   # about 16 minutes on 2 cores",
                 "  scripts/privacy-bounds quantized-sgd --distributions gauss:0:0.12,laplace:0:0.12 --n 400 --epsilon 0.5,1,2 \\",
                 "      --assignments grid:4 --steps 100 --json   # about 45 s on 2 cores"})
-public final class QuantizedSgdCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class QuantizedSgdCommand extends BoundsCommand {
     @Option(names = "--n", required = true, paramLabel = "LIST", description = "Numbers of records: n1,n2,... or a:step:b.")
     String nList;
 
@@ -99,22 +92,27 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions per n (default: 4 x the default parallelism).")
     int partitions;
 
+    private List<Long> ns;
+    private double[] eps;
+    private QuantizedDistribution[] pi;
+    private QuantizedSgdJob.Request request;
+
     @Override
-    public Integer call() throws IOException {
-        List<Long> ns = Ranges.longs("--n", nList);
+    protected void check() {
+        ns = Ranges.longs("--n", nList);
         for (long v : ns) {
             if (v < 1 || v > 100_000) {
                 throw new UserInputException("--n", v, "every n must be in [1, 100000]");
             }
         }
-        double[] eps = Ranges.epsilons("--epsilon", epsilon);
+        eps = Ranges.epsilons("--epsilon", epsilon);
         mechanism.check();
-        QuantizedDistribution[] pi = QuantizedOptions.distributions(distributions, preset, mechanism.bits);
+        pi = QuantizedOptions.distributions(distributions, preset, mechanism.bits);
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }
-        QuantizedSgdJob.Request request = new QuantizedSgdJob.Request(pi, mechanism.grid(), mechanism.rounding(), mechanism.neighborSet(), eps,
-                trials, assignmentSet(), confidence, ci, steps, common.seed);
+        request = new QuantizedSgdJob.Request(pi, mechanism.grid(), mechanism.rounding(), mechanism.neighborSet(), eps, trials, assignmentSet(), confidence, ci,
+                steps, common.seed);
         double coreSeconds = 0;
         double memory = 0;
         for (long v : ns) {
@@ -126,110 +124,112 @@ public final class QuantizedSgdCommand implements Callable<Integer> {
             memory = Math.max(memory, (double) a * trials * (8.0 * (3 * eps.length + 1) + 48));
         }
         WorkLimit.check(spec, common, "--n, --trials and --assignments", coreSeconds, memory);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            // driver-sized on a local master: a pool of its cores instead of Spark (the same databases and digits)
-            Integer threads = SparkSessions.localThreads(common);
-            SparkSession spark = threads == null ? SparkSessions.get(common, "quantized-sgd") : null;
-            int parts = spark == null ? threads : partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
-            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-            ObjectNode params = Json.object();
-            params.put("n", nList);
-            params.set("epsilon", Json.MAPPER.valueToTree(eps));
-            ArrayNode dl = params.putArray("distributions");
-            for (QuantizedDistribution d : pi) {
-                dl.add(d.label());
-            }
-            if (preset != null) {
-                params.put("preset", preset);
-            }
-            mechanism.echo(params);
-            params.put("trials", trials);
-            params.put("seed", common.seed);
-            params.put("assignments", assignments);
-            params.put("steps", steps);
-            params.put("confidence", confidence);
-            params.put("ci", ci.label());
-            Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "quantized-sgd");
-            PrintWriter err = spec.commandLine().getErr();
-            List<StepBound> bounds = new ArrayList<>();
-            List<Double> seconds = new ArrayList<>();
-            long start = System.nanoTime();
-            int resumed = 0;
-            // ETA: the cost of one database grows about as n^1.5 (bench/results/quantized-scaling.csv)
-            double[] weight = new double[ns.size()];
-            double remaining = 0;
-            for (int i = 0; i < ns.size(); i++) {
-                weight[i] = Math.pow(ns.get(i), 1.5) * request.assignments().of((int) (long) ns.get(i), pi.length).size();
-                remaining += weight[i];
-            }
-            double doneWeight = 0;
-            for (int i = 0; i < ns.size(); i++) {
-                int n = (int) (long) ns.get(i);
-                ArrayNode stage = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
-                List<StepBound> forN = stage == null ? null : fromStage(stage);
-                boolean computedNow = forN == null; // a stage of another layout (an earlier version's) is computed again
-                double secs;
-                if (!computedNow) {
-                    resumed++;
-                    secs = stage.get(0).get("seconds").asDouble();
-                } else {
-                    long t0 = System.nanoTime();
-                    forN = spark == null ? QuantizedSgdJob.runLocal(n, mechanism.sampleSize(n), request, threads)
-                            : QuantizedSgdJob.run(spark, n, mechanism.sampleSize(n), request, parts);
-                    secs = (System.nanoTime() - t0) / 1e9;
-                    ArrayNode keep = Json.array();
-                    keep.addObject().put("seconds", secs).set("bounds", Json.MAPPER.valueToTree(forN));
-                    OutputDir.keepStage(work, "n=" + n, keep);
-                }
-                for (StepBound b : forN) {
-                    bounds.add(b);
-                    seconds.add(secs);
-                }
-                double elapsed = (System.nanoTime() - start) / 1e9;
-                remaining -= weight[i];
-                if (computedNow) {
-                    doneWeight += weight[i];
-                }
-                double eta = doneWeight == 0 ? 0 : elapsed / doneWeight * remaining;
-                err.printf(Locale.ROOT, "quantized-sgd: %d/%d n = %d done (%d resumed), %d databases, elapsed %.0f s, ETA %.0f s%n",
-                        i + 1, ns.size(), n, resumed, trials * forN.get(0).assignments().size(), elapsed, eta);
-                err.flush();
-            }
-            ObjectNode root = Json.object();
-            root.put("command", "quantized-sgd");
-            root.set("parameters", params);
-            ArrayNode arr = root.putArray("rows");
-            for (int i = 0; i < bounds.size(); i++) {
-                ObjectNode r = QuantizedSgdJob.SUMMARY.json(bounds.get(i));
-                r.set("assignments", QuantizedSgdJob.ESTIMATE.json(bounds.get(i).assignments()));
-                r.put("seconds", seconds.get(i));
-                arr.add(r);
-            }
-            root.put("method", "outer Monte Carlo over databases (" + trials + " per n and assignment, one seed per trial split from --seed); "
-                    + "inner delta_eps(x) exact over " + (request.neighbors() == SamplingAverageMechanism.Neighbors.ALL ? "every neighbour" : "the two heuristic neighbours")
-                    + ", certified (maxRelativeError); smoothedDelta = largest " + ci + " upper limit at confidence " + confidence + " over the assignments");
-            root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits); assignment counts records per distribution, in the order of parameters.distributions");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf("quantized-sgd: %s, %d bits, output %s, neighbours %s, %d trials per assignment, %s %.0f %% interval%n",
-                        String.join(" + ", Arrays.stream(pi).map(QuantizedDistribution::label).toList()), request.grid().bits(), request.rounding().label(),
-                        request.neighbors().name().toLowerCase(Locale.ROOT), trials, ci, 100 * confidence);
-                QuantizedSgdJob.SUMMARY.printText(o, bounds);
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("summary.csv", QuantizedSgdJob.SUMMARY.csv(bounds));
-                QuantizedSgdJob.ASSIGNMENT.write(out, spark, "rows", QuantizedSgdJob.assignmentRows(bounds));
-                plot(out.resolve("quantized-sgd.png"), bounds, eps, params);
-                out.commit();
-                OutputDir.deleteTree(work);
-            }
-            return 0;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) throws IOException {
+        // driver-sized on a local master: a pool of its cores instead of Spark (the same databases and digits)
+        Integer threads = SparkSessions.localThreads(common);
+        SparkSession spark = threads == null ? SparkSessions.get(common, "quantized-sgd") : null;
+        int parts = spark == null ? threads : partitions > 0 ? partitions : 4 * spark.sparkContext().defaultParallelism();
+        OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+        ObjectNode params = parameters();
+        Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "quantized-sgd");
+        List<Timed> bounds = sweep(work, n -> spark == null ? QuantizedSgdJob.runLocal(n, mechanism.sampleSize(n), request, threads)
+                : QuantizedSgdJob.run(spark, n, mechanism.sampleSize(n), request, parts));
+        List<StepBound> rows = bounds.stream().map(Timed::bound).toList();
+        ObjectNode root = Json.object();
+        root.put("command", "quantized-sgd");
+        root.set("parameters", params);
+        ArrayNode arr = root.putArray("rows");
+        for (Timed b : bounds) {
+            ObjectNode r = QuantizedSgdJob.SUMMARY.json(b.bound());
+            r.set("assignments", QuantizedSgdJob.ESTIMATE.json(b.bound().assignments()));
+            r.put("seconds", b.seconds());
+            arr.add(r);
         }
+        root.put("method", "outer Monte Carlo over databases (" + trials + " per n and assignment, one seed per trial split from --seed); "
+                + "inner delta_eps(x) exact over " + (request.neighbors() == SamplingAverageMechanism.Neighbors.ALL ? "every neighbour" : "the two heuristic neighbours")
+                + ", certified (maxRelativeError); smoothedDelta = largest " + ci + " upper limit at confidence " + confidence + " over the assignments");
+        root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits); assignment counts records per distribution, in the order of parameters.distributions");
+        return Report.of(root).text(o -> {
+            o.printf("quantized-sgd: %s, %d bits, output %s, neighbours %s, %d trials per assignment, %s %.0f %% interval%n",
+                    String.join(" + ", Arrays.stream(pi).map(QuantizedDistribution::label).toList()), request.grid().bits(), request.rounding().label(),
+                    request.neighbors().name().toLowerCase(Locale.ROOT), trials, ci, 100 * confidence);
+            QuantizedSgdJob.SUMMARY.printText(o, rows);
+        }).csv("summary.csv", QuantizedSgdJob.SUMMARY, rows).dataset("rows", QuantizedSgdJob.ASSIGNMENT, spark, QuantizedSgdJob.assignmentRows(rows))
+                .write(dir -> plot(dir.resolve("quantized-sgd.png"), rows, eps, params)).afterCommit(() -> OutputDir.deleteTree(work));
+    }
+
+    private ObjectNode parameters() {
+        ObjectNode params = Json.object();
+        params.put("n", nList);
+        params.set("epsilon", Json.MAPPER.valueToTree(eps));
+        ArrayNode dl = params.putArray("distributions");
+        for (QuantizedDistribution d : pi) {
+            dl.add(d.label());
+        }
+        if (preset != null) {
+            params.put("preset", preset);
+        }
+        mechanism.echo(params);
+        params.put("trials", trials);
+        params.put("seed", common.seed);
+        params.put("assignments", assignments);
+        params.put("steps", steps);
+        params.put("confidence", confidence);
+        params.put("ci", ci.label());
+        return params;
+    }
+
+    /** A bound and the seconds its n took. */
+    record Timed(StepBound bound, double seconds) {
+    }
+
+    /**
+     * Every n in turn, each kept as a finished stage under the work folder (a rerun resumes from them), with progress and an
+     * ETA weighted by the cost of one database, about n^1.5 (bench/results/quantized-scaling.csv).
+     */
+    private List<Timed> sweep(Path work, IntFunction<List<StepBound>> run) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        List<Timed> bounds = new ArrayList<>();
+        long start = System.nanoTime();
+        int resumed = 0;
+        double[] weight = new double[ns.size()];
+        for (int i = 0; i < ns.size(); i++) {
+            weight[i] = Math.pow(ns.get(i), 1.5) * request.assignments().of((int) (long) ns.get(i), pi.length).size();
+        }
+        double remaining = Arrays.stream(weight).sum();
+        double doneWeight = 0;
+        for (int i = 0; i < ns.size(); i++) {
+            int n = (int) (long) ns.get(i);
+            ArrayNode stage = OutputDir.finishedStage(work, "n=" + n, err);
+            List<StepBound> forN = stage == null ? null : fromStage(stage);
+            boolean computedNow = forN == null; // a stage of another layout (an earlier version's) is computed again
+            double secs;
+            if (!computedNow) {
+                resumed++;
+                secs = stage.get(0).get("seconds").asDouble();
+            } else {
+                long t0 = System.nanoTime();
+                forN = run.apply(n);
+                secs = (System.nanoTime() - t0) / 1e9;
+                ArrayNode keep = Json.array();
+                keep.addObject().put("seconds", secs).set("bounds", Json.MAPPER.valueToTree(forN));
+                OutputDir.keepStage(work, "n=" + n, keep);
+                doneWeight += weight[i];
+            }
+            for (StepBound b : forN) {
+                bounds.add(new Timed(b, secs));
+            }
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            remaining -= weight[i];
+            double eta = doneWeight == 0 ? 0 : elapsed / doneWeight * remaining;
+            err.printf(Locale.ROOT, "quantized-sgd: %d/%d n = %d done (%d resumed), %d databases, elapsed %.0f s, ETA %.0f s%n", i + 1, ns.size(), n, resumed,
+                    trials * forN.get(0).assignments().size(), elapsed, eta);
+            err.flush();
+        }
+        return bounds;
     }
 
     /** The bounds of a finished stage, or null when it is not in this version's layout. */

@@ -2,10 +2,10 @@ package org.privacybounds.jobs.rdp;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -19,10 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code dp-sgd-accountant}: (eps, delta) of DP-SGD trained elsewhere, by RDP. No Spark. */
 @Command(name = "dp-sgd-accountant", header = "(eps, delta) of DP-SGD with Poisson sampling, by Renyi DP (no Spark).", mixinStandardHelpOptions = true,
@@ -37,13 +34,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.004267 --noise-multiplier 1.1 --steps 14063 --delta 1e-5",
                 "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.01 --noise-multiplier 12 --epochs 5 --delta 1e-4 --json",
                 "  scripts/privacy-bounds dp-sgd-accountant --sampling-rate 0.05 --noise-multiplier 0.8 --steps 200 --delta 1e-6 --orders 2:1:64 --out out/acct"})
-public final class DpSgdAccountantCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class DpSgdAccountantCommand extends BoundsCommand {
     @Option(names = "--sampling-rate", required = true, paramLabel = "q", description = "Poisson sampling rate q in (0, 1] (expected batch size / dataset size).")
     double q;
 
@@ -69,8 +60,11 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
             description = "RDP orders > 1: a1,a2,... or a:step:b (default: 1.1..1.9, 2..256 with halves up to 10.5, 320, 384, 512, 768, 1024).")
     String orders;
 
+    private long steps;
+    private double[] a;
+
     @Override
-    public Integer call() {
+    protected void check() {
         if (!(q > 0 && q <= 1)) {
             throw new UserInputException("--sampling-rate", q, "must be in (0, 1]");
         }
@@ -80,7 +74,6 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new UserInputException("--delta", delta, "must be in (0, 1)");
         }
-        long steps;
         if (length.steps != null) {
             if (length.steps < 0) {
                 throw new UserInputException("--steps", length.steps, "must be >= 0");
@@ -92,76 +85,75 @@ public final class DpSgdAccountantCommand implements Callable<Integer> {
             }
             steps = (long) Math.ceil(length.epochs / q - 1e-9);
         }
-        double[] a = orders == null ? DpSgdAccountant.defaultOrders() : Ranges.doubles("--orders", orders).stream().mapToDouble(Double::doubleValue).toArray();
+        a = orders == null ? DpSgdAccountant.defaultOrders() : Ranges.doubles("--orders", orders).stream().mapToDouble(Double::doubleValue).toArray();
         for (double v : a) {
             if (!(v > 1) || v > 100_000) {
                 throw new UserInputException("--orders", v, "every order must be in (1, 100000]");
             }
         }
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            DpSgdAccountant.Result r = DpSgdAccountant.account(q, sigma, steps, delta, a);
-            ObjectNode root = Json.object();
-            root.put("command", "dp-sgd-accountant");
-            ObjectNode p = root.putObject("parameters");
-            p.put("samplingRate", q);
-            p.put("noiseMultiplier", sigma);
-            p.put("steps", steps);
-            if (length.epochs != null) {
-                p.put("epochs", length.epochs);
-            }
-            p.put("delta", delta);
-            p.put("orders", orders == null ? "default" : orders);
-            p.put("neighbours", "add or remove one record");
-            root.put("epsilon", r.epsilon());
-            root.put("delta", delta);
-            root.put("order", r.order());
-            root.put("conversion", RdpConversion.IMPROVED.description());
-            root.put("classicEpsilon", r.classicEpsilon());
-            root.put("classicOrder", r.classicOrder());
-            root.put("method", r.method());
-            root.put("guarantee", String.format(Locale.ROOT, "(%.6g, %.3g)-DP", r.epsilon(), delta));
-            ArrayNode rdp = root.putArray("rdp");
-            for (DpSgdAccountant.Point pt : r.curve()) {
-                ObjectNode o = rdp.addObject();
-                o.put("order", pt.order());
-                o.put("value", pt.rdp());
-                o.put("epsilon", pt.epsilon());
-                o.put("classicEpsilon", pt.classicEpsilon());
-                o.put("method", pt.method());
-            }
-            root.put("units", "eps and RDP values in nats; order alpha dimensionless");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf(Locale.ROOT, "dp-sgd-accountant: q = %s, sigma = %s, %d steps, delta = %s (add/remove-one neighbours)%n", q, sigma, steps, delta);
-                o.printf(Locale.ROOT, "eps = %.6f at order %s (%s)%n", r.epsilon(), fmt(r.order()), "Canonne-Kamath-Steinke conversion");
-                o.printf(Locale.ROOT, "classic conversion: eps = %.6f at order %s%n", r.classicEpsilon(), fmt(r.classicOrder()));
-                o.printf(Locale.ROOT, "RDP at that order after %d steps: %.6g (%s)%n", steps,
-                        r.curve().stream().filter(pt -> pt.order() == r.order()).findFirst().get().rdp(), "integer orders exact, fractional orders an upper bound");
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                out.writeString("rdp.csv", CURVE.csv(r.curve()));
-                if (r.epsilon() > 0) {
-                    // log10 eps against log10 alpha: the minimum (the reported eps) stays visible next to the orders where eps is huge
-                    double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
-                    double[] e1 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.epsilon(), Double.MIN_NORMAL))).toArray();
-                    double[] e2 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.classicEpsilon(), Double.MIN_NORMAL))).toArray();
-                    Plots.figure(String.format(Locale.ROOT, "DP-SGD: q = %s, sigma = %s, %d steps, delta = %s", q, sigma, steps, delta))
-                            .x("RDP order alpha (log scale)", Plots.Scale.LOG10).y("eps at that order (nats, log scale)", Plots.Scale.LOG10)
-                            .add(new Plots.Series("Canonne-Kamath-Steinke conversion", lx, e1, false, Plots.color(0)))
-                            .add(new Plots.Series("classic conversion", lx, e2, true, Plots.color(1)))
-                            .add(new Plots.Series(String.format(Locale.ROOT, "reported: eps = %.4g at order %s", r.epsilon(), fmt(r.order())),
-                                    new double[] {Math.log10(r.order())}, new double[] {Math.log10(r.epsilon())}, null, Plots.Style.POINTS, Plots.color(2)))
-                            .save(out.resolve("epsilon-by-order.png"));
-                }
-                out.commit();
-            }
-            return 0;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        DpSgdAccountant.Result r = DpSgdAccountant.account(q, sigma, steps, delta, a);
+        return Report.of(json(r)).text(o -> {
+            o.printf(Locale.ROOT, "dp-sgd-accountant: q = %s, sigma = %s, %d steps, delta = %s (add/remove-one neighbours)%n", q, sigma, steps, delta);
+            o.printf(Locale.ROOT, "eps = %.6f at order %s (%s)%n", r.epsilon(), fmt(r.order()), "Canonne-Kamath-Steinke conversion");
+            o.printf(Locale.ROOT, "classic conversion: eps = %.6f at order %s%n", r.classicEpsilon(), fmt(r.classicOrder()));
+            o.printf(Locale.ROOT, "RDP at that order after %d steps: %.6g (%s)%n", steps,
+                    r.curve().stream().filter(pt -> pt.order() == r.order()).findFirst().get().rdp(), "integer orders exact, fractional orders an upper bound");
+        }).csv("rdp.csv", CURVE, r.curve()).write(dir -> plot(dir, r));
+    }
+
+    private ObjectNode json(DpSgdAccountant.Result r) {
+        ObjectNode root = Json.object();
+        root.put("command", "dp-sgd-accountant");
+        ObjectNode p = root.putObject("parameters");
+        p.put("samplingRate", q);
+        p.put("noiseMultiplier", sigma);
+        p.put("steps", steps);
+        if (length.epochs != null) {
+            p.put("epochs", length.epochs);
         }
+        p.put("delta", delta);
+        p.put("orders", orders == null ? "default" : orders);
+        p.put("neighbours", "add or remove one record");
+        root.put("epsilon", r.epsilon());
+        root.put("delta", delta);
+        root.put("order", r.order());
+        root.put("conversion", RdpConversion.IMPROVED.description());
+        root.put("classicEpsilon", r.classicEpsilon());
+        root.put("classicOrder", r.classicOrder());
+        root.put("method", r.method());
+        root.put("guarantee", String.format(Locale.ROOT, "(%.6g, %.3g)-DP", r.epsilon(), delta));
+        ArrayNode rdp = root.putArray("rdp");
+        for (DpSgdAccountant.Point pt : r.curve()) {
+            ObjectNode o = rdp.addObject();
+            o.put("order", pt.order());
+            o.put("value", pt.rdp());
+            o.put("epsilon", pt.epsilon());
+            o.put("classicEpsilon", pt.classicEpsilon());
+            o.put("method", pt.method());
+        }
+        root.put("units", "eps and RDP values in nats; order alpha dimensionless");
+        return root;
+    }
+
+    /** epsilon-by-order.png: log10 eps against log10 alpha, so that the minimum (the reported eps) stays visible next to the orders where eps is huge. */
+    private void plot(OutputDir out, DpSgdAccountant.Result r) {
+        if (!(r.epsilon() > 0)) {
+            return;
+        }
+        double[] lx = r.curve().stream().mapToDouble(pt -> Math.log10(pt.order())).toArray();
+        double[] e1 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.epsilon(), Double.MIN_NORMAL))).toArray();
+        double[] e2 = r.curve().stream().mapToDouble(pt -> Math.log10(Math.max(pt.classicEpsilon(), Double.MIN_NORMAL))).toArray();
+        Plots.figure(String.format(Locale.ROOT, "DP-SGD: q = %s, sigma = %s, %d steps, delta = %s", q, sigma, steps, delta))
+                .x("RDP order alpha (log scale)", Plots.Scale.LOG10).y("eps at that order (nats, log scale)", Plots.Scale.LOG10)
+                .add(new Plots.Series("Canonne-Kamath-Steinke conversion", lx, e1, false, Plots.color(0)))
+                .add(new Plots.Series("classic conversion", lx, e2, true, Plots.color(1)))
+                .add(new Plots.Series(String.format(Locale.ROOT, "reported: eps = %.4g at order %s", r.epsilon(), fmt(r.order())),
+                        new double[] {Math.log10(r.order())}, new double[] {Math.log10(r.epsilon())}, null, Plots.Style.POINTS, Plots.color(2)))
+                .save(out.resolve("epsilon-by-order.png"));
     }
 
     private static String fmt(double v) {

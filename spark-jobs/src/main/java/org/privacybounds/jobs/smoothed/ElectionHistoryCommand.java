@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
@@ -19,7 +18,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
@@ -44,10 +44,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code election-history}: the privacy of every election of a CSV when a fraction of ballots is
@@ -64,14 +61,8 @@ import picocli.CommandLine.Spec;
                 "      --years 1920:2020 --lost-fraction 0.002 --threshold 0.51 --out out/figure1",
                 "  scripts/privacy-bounds election-history --data datasets/president_national_top2_1920_2020.csv \\",
                 "      --votes-columns dem_votes,rep_votes --lost-fraction 0.0001 --threshold 0.6 --json"})
-public final class ElectionHistoryCommand implements Callable<Integer>, RunRecord.EffectiveDefaults {
+public final class ElectionHistoryCommand extends BoundsCommand implements RunRecord.EffectiveDefaults {
     static final String DEFAULT_DATA = "datasets/smoothed_dp_paper_election_history_1900_2020.csv";
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
 
     @Option(names = "--data", paramLabel = "CSV", defaultValue = DEFAULT_DATA,
             description = "CSV with a header: one row per election (default: ${DEFAULT-VALUE}).")
@@ -128,17 +119,23 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
         }
     }
 
+    private String lostFraction;
+    private String eta;
+    private long[] yearRange;
+    private String sparkData;
+    private Integer threads;
+    private Params params;
+
     @Override
-    public Integer call() {
+    protected void check() {
         data = Installation.defaulted(spec, "--data", data);
-        long start = System.nanoTime();
         String[] cols = votesColumns.split(",");
         if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank() || cols[0].trim().equals(cols[1].trim())) {
             throw new UserInputException("--votes-columns", votesColumns, "must name exactly two different columns, e.g. votes_a,votes_b");
         }
         AdjustedUtility.epsilonOfThreshold(threshold);
-        String lostFraction = loss == null || (loss.lostFraction == null && loss.eta == null) ? "0.002" : loss.lostFraction;
-        String eta = loss == null ? null : loss.eta;
+        lostFraction = loss == null || (loss.lostFraction == null && loss.eta == null) ? "0.002" : loss.lostFraction;
+        eta = loss == null ? null : loss.eta;
         if (lostFraction != null) {
             BigDecimal f = parseDecimal("--lost-fraction", lostFraction);
             if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) >= 0) {
@@ -147,111 +144,104 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
         } else {
             SampleSize.parseEta(eta);
         }
-        SampleSize.Rounding r = MechanismOptions.parseRounding(rounding);
-        Sampling s = MechanismOptions.parseSampling(sampling);
-        UtilityForm uf = UtilityCommand.parseForm(form);
-        long[] yearRange = parseYears();
-        String sparkData = checkLocalFile();
+        yearRange = parseYears();
+        sparkData = checkLocalFile();
         // a local file of driver size on a local master: read and computed on the driver's threads, no Spark
-        Integer threads = localFile != null && localRows <= DRIVER_ROWS ? SparkSessions.localThreads(common) : null;
-        Params params = new Params(lostFraction, eta, r, threshold, s, uf, yearColumn, cols[0].trim(), cols[1].trim());
+        threads = localFile != null && localRows <= DRIVER_ROWS ? SparkSessions.localThreads(common) : null;
+        params = new Params(lostFraction, eta, MechanismOptions.parseRounding(rounding), threshold, MechanismOptions.parseSampling(sampling),
+                UtilityCommand.parseForm(form), yearColumn, cols[0].trim(), cols[1].trim());
         if (common.dryRun && threads != null) {
             readLocal(params).forEach(row -> checkRow(row, params)); // every row checked, as the run would
         }
-        try (OutputDir out = OutputDir.beginBeforeInputs(spec, common)) {
-            if (threads != null) {
-                OutputDir.inputsRead(spec, common);
-            }
-            SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
-            long sparkReady = System.nanoTime();
-            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-            List<Election> rows;
-            if (spark == null) {
-                rows = new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params)).stream()
-                        .filter(e -> e.year() >= yearRange[0] && e.year() <= yearRange[1]).toList());
-            } else {
-                Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
-                List<String> present = Arrays.asList(raw.columns());
-                for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
-                    if (!present.contains(c)) {
-                        throw new UserInputException(c.equals(params.yearColumn()) ? "--year-column" : "--votes-columns", c,
-                                "is not a column of " + data + " (columns: " + String.join(", ", present) + ")");
-                    }
-                }
-                JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
-                if (common.dryRun) {
-                    input.foreach(row -> checkRow(row, params)); // every row read and checked on the executors
-                    OutputDir.inputsRead(spec, common);
-                }
-                int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
-                rows = new ArrayList<>(input.repartition(parts)
-                        .map(row -> computeRow(row, params))
-                        .filter(e -> e.year() >= yearRange[0] && e.year() <= yearRange[1])
-                        .collect());
-            }
-            rows.sort(Comparator.comparingLong(Election::year));
-            for (int i = 1; i < rows.size(); i++) {
-                if (rows.get(i).year() == rows.get(i - 1).year()) {
-                    throw new UserInputException("--data", data, "year " + rows.get(i).year() + " appears in more than one row (one election per year)");
-                }
-            }
-            if (rows.isEmpty()) {
-                throw new UserInputException("--years", years, "selects no election of " + data);
-            }
-            long computed = System.nanoTime();
-            OutputDir.mark(out, "compute");
-            ObjectNode root = Json.object();
-            root.put("command", "election-history");
-            ObjectNode p = root.putObject("parameters");
-            p.put("data", data);
-            p.put("yearColumn", yearColumn);
-            p.put("votesColumns", votesColumns);
-            if (years != null) {
-                p.put("years", years);
-            }
-            if (lostFraction != null) {
-                p.put("lostFraction", lostFraction);
-            } else {
-                p.put("eta", eta);
-                p.put("rounding", rounding);
-            }
-            p.put("threshold", threshold);
-            p.put("epsilon", AdjustedUtility.epsilonOfThreshold(threshold));
-            p.put("form", form);
-            p.put("sampling", sampling);
-            List<Election> elections = rows;
-            root.set("rows", COLUMNS.json(elections));
-            List<List<Object>> csv = COLUMNS.rows(elections);
-            root.put("method", "exact sums in log space with certified truncation (relativeErrorBound per row)");
-            root.put("units", "delta and utility are probabilities; inverseN = 1/n; epsilon in nats");
-            ObjectNode timing = root.putObject("timingsSeconds");
-            timing.put("sparkStart", (sparkReady - start) / 1e9);
-            timing.put("compute", (computed - sparkReady) / 1e9);
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf("election-history: %s, %d elections, %s, t = %s (eps = %.10g)%n", data, rows.size(),
-                        lostFraction != null ? "lost fraction " + lostFraction : "eta " + eta, threshold, AdjustedUtility.epsilonOfThreshold(threshold));
-                COLUMNS.printText(o, elections);
-            }
-            o.flush();
-            if (spark == null) {
-                spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s on %d driver threads (no Spark needed)%n", rows.size(),
-                        (computed - sparkReady) / 1e9, threads);
-            } else {
-                spec.commandLine().getErr().printf("election-history: %d elections computed in %.3f s after Spark start (%.1f s)%n", rows.size(),
-                        (computed - sparkReady) / 1e9, (sparkReady - start) / 1e9);
-            }
-            if (out != null) {
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                COLUMNS.write(out, spark, "rows", elections);
-                plot(out.resolve("election-history.png"), csv, lostFraction, eta, threshold);
-                String done = out.commit();
-                spec.commandLine().getErr().println("election-history: wrote " + done);
-            }
-            return 0;
+    }
+
+    @Override
+    protected boolean readsInputsInCompute() {
+        return true;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        long start = System.nanoTime();
+        if (threads != null) {
+            OutputDir.inputsRead(spec, common);
         }
+        SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
+        long sparkReady = System.nanoTime();
+        OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+        List<Election> elections = spark == null ? new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params))) : onSpark(spark);
+        elections.removeIf(e -> e.year() < yearRange[0] || e.year() > yearRange[1]);
+        elections.sort(Comparator.comparingLong(Election::year));
+        for (int i = 1; i < elections.size(); i++) {
+            if (elections.get(i).year() == elections.get(i - 1).year()) {
+                throw new UserInputException("--data", data, "year " + elections.get(i).year() + " appears in more than one row (one election per year)");
+            }
+        }
+        if (elections.isEmpty()) {
+            throw new UserInputException("--years", years, "selects no election of " + data);
+        }
+        long computed = System.nanoTime();
+        OutputDir.mark(out, "compute");
+        ObjectNode root = json(elections);
+        ObjectNode timing = root.putObject("timingsSeconds");
+        timing.put("sparkStart", (sparkReady - start) / 1e9);
+        timing.put("compute", (computed - sparkReady) / 1e9);
+        String where = spark == null ? String.format("on %d driver threads (no Spark needed)", threads)
+                : String.format("after Spark start (%.1f s)", (sparkReady - start) / 1e9);
+        return Report.of(root).stage(null).text(o -> {
+            o.printf("election-history: %s, %d elections, %s, t = %s (eps = %.10g)%n", data, elections.size(),
+                    lostFraction != null ? "lost fraction " + lostFraction : "eta " + eta, threshold, AdjustedUtility.epsilonOfThreshold(threshold));
+            COLUMNS.printText(o, elections);
+        }).log(e -> e.printf("election-history: %d elections computed in %.3f s %s%n", elections.size(), (computed - sparkReady) / 1e9, where))
+                .dataset("rows", COLUMNS, spark, elections).write(dir -> plot(dir.resolve("election-history.png"), elections, lostFraction, eta, threshold))
+                .announce("election-history");
+    }
+
+    /** Every row read and computed on the executors (a dry run reads and checks every row there, and ends). */
+    private List<Election> onSpark(SparkSession spark) {
+        Dataset<Row> raw = spark.read().option("header", "true").option("mode", "FAILFAST").csv(sparkData);
+        List<String> present = Arrays.asList(raw.columns());
+        for (String c : List.of(params.yearColumn(), params.colA(), params.colB())) {
+            if (!present.contains(c)) {
+                throw new UserInputException(c.equals(params.yearColumn()) ? "--year-column" : "--votes-columns", c,
+                        "is not a column of " + data + " (columns: " + String.join(", ", present) + ")");
+            }
+        }
+        JavaRDD<Row> input = raw.select(params.yearColumn(), params.colA(), params.colB()).javaRDD();
+        Params p = params;
+        if (common.dryRun) {
+            input.foreach(row -> checkRow(row, p)); // every row read and checked on the executors
+            OutputDir.inputsRead(spec, common);
+        }
+        int parts = partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+        long[] range = yearRange;
+        return new ArrayList<>(input.repartition(parts).map(row -> computeRow(row, p)).filter(e -> e.year() >= range[0] && e.year() <= range[1]).collect());
+    }
+
+    private ObjectNode json(List<Election> elections) {
+        ObjectNode root = Json.object();
+        root.put("command", "election-history");
+        ObjectNode p = root.putObject("parameters");
+        p.put("data", data);
+        p.put("yearColumn", yearColumn);
+        p.put("votesColumns", votesColumns);
+        if (years != null) {
+            p.put("years", years);
+        }
+        if (lostFraction != null) {
+            p.put("lostFraction", lostFraction);
+        } else {
+            p.put("eta", eta);
+            p.put("rounding", rounding);
+        }
+        p.put("threshold", threshold);
+        p.put("epsilon", AdjustedUtility.epsilonOfThreshold(threshold));
+        p.put("form", form);
+        p.put("sampling", sampling);
+        root.set("rows", COLUMNS.json(elections));
+        root.put("method", "exact sums in log space with certified truncation (relativeErrorBound per row)");
+        root.put("units", "delta and utility are probabilities; inverseN = 1/n; epsilon in nats");
+        return root;
     }
 
     /** One election's result: n voters, T ballots kept, ln delta and ln utility (exact, log space), the certified relative error. */
@@ -404,17 +394,18 @@ public final class ElectionHistoryCommand implements Callable<Integer>, RunRecor
      * underflows a double are drawn too) and 1/n. Utility is a wide pale band under delta: the two nearly coincide, and
      * both stay visible.
      */
-    static Plots.Figure plot(Path png, List<List<Object>> csv, String lostFraction, String eta, double threshold) {
-        int k = csv.size();
+    static Plots.Figure plot(Path png, List<Election> elections, String lostFraction, String eta, double threshold) {
+        int k = elections.size();
         double[] x = new double[k];
         double[] d = new double[k];
         double[] u = new double[k];
         double[] inv = new double[k];
         for (int i = 0; i < k; i++) {
-            x[i] = ((Long) csv.get(i).get(0)).doubleValue();
-            d[i] = (Double) csv.get(i).get(5);
-            u[i] = (Double) csv.get(i).get(7);
-            inv[i] = Math.log10((Double) csv.get(i).get(8));
+            Election e = elections.get(i);
+            x[i] = e.year();
+            d[i] = LogMath.toLog10(e.logDelta());
+            u[i] = LogMath.toLog10(e.logUtility());
+            inv[i] = Math.log10(1.0 / e.n());
         }
         String loss = lostFraction != null ? new BigDecimal(lostFraction).movePointRight(2).stripTrailingZeros().toPlainString() + " % of ballots lost"
                 : "eta = " + eta;

@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
 import org.apache.spark.sql.SparkSession;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Ranges;
@@ -26,9 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code smoothed}: delta_SDP(eps) for one n (Smoothed DP paper, Algorithm 1), exact and certified. */
 @Command(name = "smoothed", header = "delta_SDP: the smoothed DP of the sampling-histogram mechanism for one n (Algorithm 1, exact).", mixinStandardHelpOptions = true, sortOptions = false,
@@ -43,13 +41,7 @@ import picocli.CommandLine.Spec;
                 "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv",
                 "  scripts/privacy-bounds smoothed --n 100 --sample-size 50 --epsilon 2 --distributions \"0.3,0.7;0.7,0.3\" --json",
                 "  scripts/privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\""})
-public final class SmoothedCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class SmoothedCommand extends BoundsCommand {
     @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 10,000,000,000 (10^10; "
             + "past 2,147,483,647 only for two categories and at most two vertices, the large-n method).")
     long nOption;
@@ -105,8 +97,15 @@ public final class SmoothedCommand implements Callable<Integer> {
         return DistributionSet.of(v, l, "estimate");
     }
 
+    private double[] eps;
+    private long t;
+    private DistributionSet given;
+    private PiOptions.Reduced reduced;
+    /** Every assignment is beyond --max-work but the table of delta within it: certified two-sided bounds instead. */
+    private boolean beyond;
+
     @Override
-    public Integer call() {
+    protected void check() {
         if (nOption < 1 || nOption > SmoothedRunner.MAX_N) {
             throw new UserInputException("--n", nOption, "must be in [1, " + SmoothedRunner.MAX_N + "] (10^10)");
         }
@@ -114,14 +113,13 @@ public final class SmoothedCommand implements Callable<Integer> {
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
-        double[] eps = Ranges.epsilons("--epsilon", epsilon);
-        long t = mechanism.sampleSize(n);
+        eps = Ranges.epsilons("--epsilon", epsilon);
+        t = mechanism.sampleSize(n);
         // read and checked before any work (precinct returns need Spark: read once it runs)
-        DistributionSet given = pi.needsSpark() ? null : pi.read();
-        PiOptions.Reduced reduced = given == null ? null : pi.reduce(given);
+        given = pi.needsSpark() ? null : pi.read();
+        reduced = given == null ? null : pi.reduce(given);
         double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
-        // every assignment beyond --max-work, but the table of delta within it: certified two-sided bounds instead
-        boolean beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
+        beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
                 && !(cost[0] <= common.maxWork) && n <= 1_000_000;
         if (beyond) {
             double[] table = VertexEnumeration.tableEstimate((int) n, reduced.exact().categories(), reduced.exact().size(), eps.length);
@@ -133,115 +131,114 @@ public final class SmoothedCommand implements Callable<Integer> {
             }
         }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
-        try (OutputDir out = given == null ? OutputDir.beginBeforeInputs(spec, common) : OutputDir.begin(spec, common)) {
-            // driver-sized: the large-n method on a local master needs no Spark (its threads run every parallel part)
-            Integer threads = given != null && !beyond && SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
-                    mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling()))
-                    ? SparkSessions.localThreads(common) : null;
-            SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed") : null;
-            OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-            if (given == null) {
-                given = pi.read(spark);
-                reduced = pi.reduce(given);
-                double[] c = estimate(reduced, 0, eps.length);
-                WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
-                OutputDir.inputsRead(spec, common); // a dry run ends here: the precinct returns read and checked
-            }
-            int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
-            long t0 = System.nanoTime();
-            Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
-            DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
-            List<SmoothedValue> values;
-            List<SmoothedValue> lower;
-            if (beyond) {
-                List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, (int) n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts,
-                        progress);
-                values = b.get(0);
-                lower = b.get(1);
-            } else {
-                values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress, common.maxWork);
-                lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress, common.maxWork) : null;
-            }
-            double secs = (System.nanoTime() - t0) / 1e9;
-            double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
-            ObjectNode root = Json.object();
-            root.put("command", "smoothed");
-            ObjectNode p = root.putObject("parameters");
-            p.put("n", n);
-            mechanism.echo(p);
-            pi.echo(p);
-            p.set("epsilon", Json.MAPPER.valueToTree(eps));
-            p.put("compose", compose);
-            root.put("n", n);
-            root.put("T", t);
-            String hullMethod = reduced.bounded()
-                    ? "bounds: the hull of the " + given.size() + " distributions has " + (reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
-                            : reduced.hullVertices()) + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
-                            + " vertices (a superset: upper bound) and over " + reduced.inner().size() + " of the hull's vertices (a subset: lower bound)"
-                    : pi.hullDescription();
-            PiOptions.describe(root.putObject("hull"), hull, hullMethod, given.size());
-            if (reduced.bounded()) {
-                PiOptions.describe((ObjectNode) root.get("hull").withObject("/inner"), reduced.inner(), "a subset of the hull's vertices: lower bound", given.size());
-                root.with("hull").put("hullVertices", reduced.hullVertices());
-            }
-            root.set("vertices", root.get("hull").get("vertices"));
-            ArrayNode results = root.putArray("results");
-            List<SmoothedRow> rows = new ArrayList<>();
-            for (int i = 0; i < values.size(); i++) {
-                SmoothedValue v = values.get(i);
-                SmoothedRow row = SmoothedRow.of(n, t, v, logDp, compose, secs);
-                ObjectNode r = row.jsonValue();
-                results.add(r);
-                if (lower != null) {
-                    SmoothedValue lo = lower.get(i);
-                    Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
-                    r.set("lowerArgmaxAssignment", Json.MAPPER.valueToTree(lo.argmaxAssignment()));
-                    r.put("log10Gap", v.log10Delta() - lo.log10Delta());
-                    r.put("method", beyond ? "bounds (every assignment is beyond --max-work): delta is an upper bound (" + v.method()
-                            + "), lowerDelta a lower bound (" + lo.method() + "); the exact delta_SDP lies between"
-                            : "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
-                                    + "); the exact delta_SDP over the hull lies between");
-                }
-                rows.add(row);
-            }
-            root.put("seconds", secs);
-            root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf("smoothed: n = %d, T = %d, hull: %s%n", n, t, hullMethod);
-                for (int i = 0; i < hull.size(); i++) {
-                    o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
-                }
-                o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr",
-                        lower == null ? "assignments evaluated / excluded" : "(upper bound above, lower bound below)");
-                for (int i = 0; i < values.size(); i++) {
-                    SmoothedValue v = values.get(i);
-                    if (lower == null) {
-                        o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(),
-                                Arrays.toString(v.argmaxAssignment()), v.relativeErrorBound(), v.evaluated(), v.excluded());
-                    } else {
-                        // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
-                        o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
-                                String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lower.get(i).log10Delta()));
-                        o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lower.get(i).delta(), lower.get(i).log10Delta(),
-                                Arrays.toString(lower.get(i).argmaxAssignment()), beyond
-                                        ? "lower bound: that assignment's value lowered by 1e-7 relative and its truncation bound"
-                                        : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e",
-                                                lower.get(i).relativeErrorBound()));
-                    }
-                }
-                o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                SmoothedRow.COLUMNS.write(out, spark, "results", rows);
-                out.commit();
-            }
-            return 0;
+    }
+
+    @Override
+    protected boolean readsInputsInCompute() {
+        return given == null;
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        // driver-sized: the large-n method on a local master needs no Spark (its threads run every parallel part)
+        Integer threads = given != null && !beyond && SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
+                mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling()))
+                ? SparkSessions.localThreads(common) : null;
+        SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed") : null;
+        OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
+        if (given == null) {
+            given = pi.read(spark);
+            reduced = pi.reduce(given);
+            double[] c = estimate(reduced, 0, eps.length);
+            WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
+            OutputDir.inputsRead(spec, common); // a dry run ends here: the precinct returns read and checked
         }
+        int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+        long t0 = System.nanoTime();
+        Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
+        DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
+        List<SmoothedValue> values;
+        List<SmoothedValue> lower;
+        if (beyond) {
+            List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, (int) n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts, progress);
+            values = b.get(0);
+            lower = b.get(1);
+        } else {
+            values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress, common.maxWork);
+            lower = reduced.bounded() ? SmoothedRunner.run(spark, n, t, mechanism.sampling(), reduced.inner(), eps, parts, progress, common.maxWork) : null;
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
+        List<SmoothedRow> rows = values.stream().map(v -> SmoothedRow.of(n, t, v, logDp, compose, secs)).toList();
+        String hullMethod = reduced.bounded()
+                ? "bounds: the hull of the " + given.size() + " distributions has " + (reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
+                        : reduced.hullVertices()) + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
+                        + " vertices (a superset: upper bound) and over " + reduced.inner().size() + " of the hull's vertices (a subset: lower bound)"
+                : pi.hullDescription();
+        ObjectNode root = json(hull, hullMethod, values, rows, lower);
+        root.put("seconds", secs);
+        root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
+        return Report.of(root).text(o -> printText(o, hull, hullMethod, values, lower, logDp, secs)).dataset("results", SmoothedRow.COLUMNS, spark, rows);
+    }
+
+    private ObjectNode json(DistributionSet hull, String hullMethod, List<SmoothedValue> values, List<SmoothedRow> rows, List<SmoothedValue> lower) {
+        ObjectNode root = Json.object();
+        root.put("command", "smoothed");
+        ObjectNode p = root.putObject("parameters");
+        p.put("n", n);
+        mechanism.echo(p);
+        pi.echo(p);
+        p.set("epsilon", Json.MAPPER.valueToTree(eps));
+        p.put("compose", compose);
+        root.put("n", n);
+        root.put("T", t);
+        PiOptions.describe(root.putObject("hull"), hull, hullMethod, given.size());
+        if (reduced.bounded()) {
+            PiOptions.describe((ObjectNode) root.get("hull").withObject("/inner"), reduced.inner(), "a subset of the hull's vertices: lower bound", given.size());
+            root.with("hull").put("hullVertices", reduced.hullVertices());
+        }
+        root.set("vertices", root.get("hull").get("vertices"));
+        ArrayNode results = root.putArray("results");
+        for (int i = 0; i < rows.size(); i++) {
+            SmoothedValue v = values.get(i);
+            ObjectNode r = rows.get(i).jsonValue();
+            results.add(r);
+            if (lower != null) {
+                SmoothedValue lo = lower.get(i);
+                Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
+                r.set("lowerArgmaxAssignment", Json.MAPPER.valueToTree(lo.argmaxAssignment()));
+                r.put("log10Gap", v.log10Delta() - lo.log10Delta());
+                r.put("method", beyond ? "bounds (every assignment is beyond --max-work): delta is an upper bound (" + v.method()
+                        + "), lowerDelta a lower bound (" + lo.method() + "); the exact delta_SDP lies between"
+                        : "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()
+                                + "); the exact delta_SDP over the hull lies between");
+            }
+        }
+        return root;
+    }
+
+    private void printText(PrintWriter o, DistributionSet hull, String hullMethod, List<SmoothedValue> values, List<SmoothedValue> lower, double logDp, double secs) {
+        o.printf("smoothed: n = %d, T = %d, hull: %s%n", n, t, hullMethod);
+        for (int i = 0; i < hull.size(); i++) {
+            o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
+        }
+        o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr",
+                lower == null ? "assignments evaluated / excluded" : "(upper bound above, lower bound below)");
+        for (int i = 0; i < values.size(); i++) {
+            SmoothedValue v = values.get(i);
+            if (lower == null) {
+                o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()),
+                        v.relativeErrorBound(), v.evaluated(), v.excluded());
+                continue;
+            }
+            // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
+            SmoothedValue lo = lower.get(i);
+            o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
+                    String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lo.log10Delta()));
+            o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lo.delta(), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
+                    ? "lower bound: that assignment's value lowered by 1e-7 relative and its truncation bound"
+                    : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
+        }
+        o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
     }
 }

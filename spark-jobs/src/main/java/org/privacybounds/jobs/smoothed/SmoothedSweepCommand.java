@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -29,9 +29,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code smoothed-sweep}: delta_SDP over a grid of n and eps, one row per (n, eps), with progress,
@@ -48,13 +46,7 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds smoothed-sweep --n 100000:50000:500000 --eta 0.998 --rounding round \\",
                 "      --epsilon 0.1,0.5,1:1:10 --distributions-from-votes datasets/smoothed_dp_paper_election_history_1900_2020.csv \\",
                 "      --votes-columns votes_a,votes_b --label-column year --symmetric --out out/paper-sweep   # about 15 s"})
-public final class SmoothedSweepCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class SmoothedSweepCommand extends BoundsCommand {
     @Option(names = "--n", required = true, paramLabel = "LIST", description = "Numbers of records: n1,n2,... or a:step:b.")
     String nList;
 
@@ -74,9 +66,15 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions for stage 1 (default: the default parallelism).")
     int partitions;
 
+    private List<Long> ns;
+    private double[] eps;
+    private DistributionSet given;
+    private DistributionSet hull;
+    private double[] costOf;
+
     @Override
-    public Integer call() throws IOException {
-        List<Long> ns = Ranges.longs("--n", nList);
+    protected void check() {
+        ns = Ranges.longs("--n", nList);
         for (long v : ns) {
             if (v < 1 || v > SmoothedRunner.MAX_N) {
                 throw new UserInputException("--n", v, "every n must be in [1, " + SmoothedRunner.MAX_N + "] (10^10)");
@@ -85,7 +83,7 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
         if (compose < 1) {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
-        double[] eps = Ranges.epsilons("--epsilon", epsilon);
+        eps = Ranges.epsilons("--epsilon", epsilon);
         for (long v : ns) {
             mechanism.sampleSize(v); // validate every T before any work
         }
@@ -93,16 +91,16 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             throw new UserInputException("--distributions-from-precincts", "(smoothed-sweep)", "is read by smoothed only; run smoothed for each n, "
                     + "or give the precincts' distributions as --distributions-file");
         }
-        DistributionSet given = pi.read(); // read and checked before any work
+        given = pi.read(); // read and checked before any work
         PiOptions.Reduced reduced = pi.reduce(given);
         if (reduced.bounded()) {
             throw new UserInputException("--max-vertices", pi.maxVertices(), "the hull has more vertices; smoothed-sweep needs the exact hull "
                     + "(raise --max-vertices, or use smoothed, which bounds delta_SDP from both sides)");
         }
-        DistributionSet hull = reduced.exact();
+        hull = reduced.exact();
         double coreSeconds = 0;
         double memory = 0;
-        double[] costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
+        costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
         for (int i = 0; i < ns.size(); i++) {
             double[] cost = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
             costOf[i] = Math.max(cost[0], 1e-9);
@@ -110,87 +108,87 @@ public final class SmoothedSweepCommand implements Callable<Integer> {
             memory = Math.max(memory, cost[1]);
         }
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            // the large-n method on a local master needs no Spark: its threads run every parallel part
-            Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) ? SparkSessions.localThreads(common) : null;
-            SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed-sweep") : null;
-            OutputDir.mark(out, spark == null ? "setup" : "sparkStartAndInput");
-            int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
-            ObjectNode params = Json.object();
-            params.put("n", nList);
-            mechanism.echo(params);
-            pi.echo(params);
-            params.set("epsilon", Json.MAPPER.valueToTree(eps));
-            params.put("compose", compose);
-            Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "smoothed-sweep");
-            List<SmoothedRow> rows = new ArrayList<>();
-            long start = System.nanoTime();
-            int resumed = 0;
-            double computedCost = 0;
-            for (int i = 0; i < ns.size(); i++) {
-                long n = ns.get(i);
-                ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, spec.commandLine().getErr());
-                if (forN != null) {
-                    resumed++;
-                } else {
-                    long t = mechanism.sampleSize(n);
-                    long t0 = System.nanoTime();
-                    List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts,
-                            msg -> {
-                                if (common.verbose) {
-                                    spec.commandLine().getErr().println("smoothed-sweep:   " + msg);
-                                }
-                            }, common.maxWork);
-                    double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
-                    forN = Json.array();
-                    for (SmoothedValue v : values) {
-                        forN.add(SmoothedRow.of(n, t, v, logDp, compose, (System.nanoTime() - t0) / 1e9).json());
-                    }
-                    OutputDir.keepStage(work, "n=" + n, forN);
-                    computedCost += costOf[i];
-                }
-                forN.forEach(r -> rows.add(SmoothedRow.fromJson(r)));
-                double elapsed = (System.nanoTime() - start) / 1e9;
-                int computed = i + 1 - resumed;
-                double rate = computed / Math.max(elapsed, 1e-9);
-                double remainingCost = 0;
-                for (int j = i + 1; j < ns.size(); j++) {
-                    remainingCost += costOf[j];
-                }
-                // the measured seconds per estimated core-second so far, applied to the estimated cost of the n still to do
-                double eta = computed == 0 ? 0 : elapsed / computedCost * remainingCost;
-                spec.commandLine().getErr().printf(Locale.ROOT, "smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n",
-                        i + 1, ns.size(), n, resumed, rate * 60, elapsed, eta);
+    }
+
+    @Override
+    protected Report compute(OutputDir out) throws IOException {
+        // the large-n method on a local master needs no Spark: its threads run every parallel part
+        Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) ? SparkSessions.localThreads(common) : null;
+        SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed-sweep") : null;
+        OutputDir.mark(out, spark == null ? "setup" : "sparkStartAndInput");
+        int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
+        ObjectNode params = Json.object();
+        params.put("n", nList);
+        mechanism.echo(params);
+        pi.echo(params);
+        params.set("epsilon", Json.MAPPER.valueToTree(eps));
+        params.put("compose", compose);
+        Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "smoothed-sweep");
+        List<SmoothedRow> rows = sweep(spark, parts, work);
+        ObjectNode root = Json.object();
+        root.put("command", "smoothed-sweep");
+        root.set("parameters", params);
+        PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
+        root.set("vertices", root.get("hull").get("vertices"));
+        ArrayNode arr = root.putArray("rows");
+        rows.forEach(r -> arr.add(r.json()));
+        root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
+        return Report.of(root).text(o -> {
+            o.printf("smoothed-sweep: hull %s%n", pi.hullDescription());
+            for (int i = 0; i < hull.size(); i++) {
+                o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
             }
-            ObjectNode root = Json.object();
-            root.put("command", "smoothed-sweep");
-            root.set("parameters", params);
-            PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
-            root.set("vertices", root.get("hull").get("vertices"));
-            ArrayNode arr = root.putArray("rows");
-            rows.forEach(r -> arr.add(r.json()));
-            root.put("units", "delta is a probability; epsilon in nats; argmaxAssignment counts records per vertex, in the order of hull.vertices");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
+            TEXT.printText(o, rows);
+        }).dataset("results", SmoothedRow.COLUMNS, spark, rows)
+                .write(dir -> plot(dir.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription(), pi.sourceName() + ", " + mechanism.describe()))
+                .afterCommit(() -> OutputDir.deleteTree(work));
+    }
+
+    /** Every n in turn, each kept as a finished stage under the work folder (a rerun resumes from them), with progress and an ETA. */
+    private List<SmoothedRow> sweep(SparkSession spark, int parts, Path work) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        List<SmoothedRow> rows = new ArrayList<>();
+        long start = System.nanoTime();
+        int resumed = 0;
+        double computedCost = 0;
+        for (int i = 0; i < ns.size(); i++) {
+            long n = ns.get(i);
+            ArrayNode forN = OutputDir.finishedStage(work, "n=" + n, err);
+            if (forN != null) {
+                resumed++;
             } else {
-                o.printf("smoothed-sweep: hull %s%n", pi.hullDescription());
-                for (int i = 0; i < hull.size(); i++) {
-                    o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
-                }
-                TEXT.printText(o, rows);
+                forN = rowsFor(spark, parts, n);
+                OutputDir.keepStage(work, "n=" + n, forN);
+                computedCost += costOf[i];
             }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "compute");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                SmoothedRow.COLUMNS.write(out, spark, "results", rows);
-                plot(out.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription(), pi.sourceName() + ", " + mechanism.describe());
-                out.commit();
-                OutputDir.deleteTree(work);
-            }
-            return 0;
+            forN.forEach(r -> rows.add(SmoothedRow.fromJson(r)));
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            int computed = i + 1 - resumed;
+            double rate = computed / Math.max(elapsed, 1e-9);
+            double remainingCost = Arrays.stream(costOf, i + 1, ns.size()).sum();
+            // the measured seconds per estimated core-second so far, applied to the estimated cost of the n still to do
+            double eta = computed == 0 ? 0 : elapsed / computedCost * remainingCost;
+            err.printf(Locale.ROOT, "smoothed-sweep: %d/%d n = %d done (%d resumed), %.2f n/min, elapsed %.0f s, ETA %.0f s%n", i + 1, ns.size(), n, resumed,
+                    rate * 60, elapsed, eta);
         }
+        return rows;
+    }
+
+    /** The rows of one n, as JSON (the form a finished stage is kept in). */
+    private ArrayNode rowsFor(SparkSession spark, int parts, long n) {
+        long t = mechanism.sampleSize(n);
+        long t0 = System.nanoTime();
+        List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, msg -> {
+            if (common.verbose) {
+                spec.commandLine().getErr().println("smoothed-sweep:   " + msg);
+            }
+        }, common.maxWork);
+        double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
+        ArrayNode forN = Json.array();
+        for (SmoothedValue v : values) {
+            forN.add(SmoothedRow.of(n, t, v, logDp, compose, (System.nanoTime() - t0) / 1e9).json());
+        }
+        return forN;
     }
 
     /** The text table. */

