@@ -12,6 +12,7 @@ import org.privacybounds.bayes.ChainAudit.Witness;
 import org.privacybounds.bayes.Mechanism.SmoothBeta;
 import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The privacy audit of DP Bayesian inference with the exponential mechanism (the notes "DP Bayesian inference") as results: the configurations
@@ -39,15 +40,15 @@ public final class BayesAudit {
         public Setup {
             for (double e : eps) {
                 if (!(e > 0) || Double.isInfinite(e)) {
-                    throw new BadInputException("eps", e, "every value must be a finite number > 0");
+                    throw new BadInputException(Parameter.EPS, e, "every value must be a finite number > 0");
                 }
             }
             if (!(delta > 0 && delta < 1)) {
-                throw new BadInputException("delta", delta, "must be in (0, 1)");
+                throw new BadInputException(Parameter.DELTA, delta, "must be in (0, 1)");
             }
             for (double f : fractions) {
                 if (!(f > 0 && f <= 1)) {
-                    throw new BadInputException("loss fractions", f, "every value must be in (0, 1]");
+                    throw new BadInputException(Parameter.LOSS_FRACTIONS, f, "every value must be in (0, 1]");
                 }
             }
             eps = eps.clone();
@@ -97,7 +98,7 @@ public final class BayesAudit {
      */
     public static List<Row> rows(int n, Part p, Setup setup, double pLo, double pHi) {
         if (p.from != 0 || p.to != n + 1) {
-            throw new BadInputException("part", p.from + ".." + p.to, "must cover every database 0.." + n + " (merge the parts first)");
+            throw new BadInputException(Parameter.PART, p.from + ".." + p.to, "must cover every database 0.." + n + " (merge the parts first)");
         }
         PosteriorFamily family = new PosteriorFamily(n);
         List<Config> cfgs = setup.configs(family);

@@ -2,6 +2,7 @@ package org.privacybounds.bayes;
 
 import org.apache.commons.numbers.gamma.LogBeta;
 import org.apache.commons.numbers.gamma.LogGamma;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -39,7 +40,7 @@ public final class BetaHellinger {
 
     /** ln of the Bhattacharyya coefficient of B_k and B_r (posteriors of k and r ones out of n). */
     public static double logBhattacharyya(int n, int k, int r) {
-        Require.positive("n", n);
+        Require.positive(Parameter.N, n);
         if (k < 0 || k > n || r < 0 || r > n) {
             throw new IllegalArgumentException("k and r must be in [0, n]: k = " + k + ", r = " + r + ", n = " + n);
         }

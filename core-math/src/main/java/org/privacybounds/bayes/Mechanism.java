@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The exponential mechanisms of the notes "DP Bayesian inference" over the posteriors of one n: each releases r with
@@ -36,7 +37,7 @@ public enum Mechanism {
     /** S(k) for k = 0..n. */
     public double[] sensitivity(PosteriorFamily family, double eps, double delta, SmoothBeta beta) {
         if (!(eps > 0) || Double.isInfinite(eps)) {
-            throw new BadInputException("eps", eps, "must be a finite number > 0");
+            throw new BadInputException(Parameter.EPS, eps, "must be a finite number > 0");
         }
         return switch (this) {
             case GLOBAL -> {
@@ -47,7 +48,7 @@ public enum Mechanism {
             case LOCAL -> family.localSensitivity();
             case SMOOTH -> {
                 if (!(delta > 0 && delta < 1)) {
-                    throw new BadInputException("delta", delta, "must be in (0, 1)");
+                    throw new BadInputException(Parameter.DELTA, delta, "must be in (0, 1)");
                 }
                 yield family.smoothSensitivity(beta.beta(eps, delta));
             }

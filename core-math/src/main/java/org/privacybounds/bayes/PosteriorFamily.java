@@ -1,6 +1,7 @@
 package org.privacybounds.bayes;
 
 import org.apache.commons.numbers.gamma.LogGamma;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -25,7 +26,7 @@ public final class PosteriorFamily implements ChainAudit.Utility {
     private final double[] adjacent;
 
     public PosteriorFamily(int n) {
-        Require.positive("n", n);
+        Require.positive(Parameter.N, n);
         this.n = n;
         this.adjacent = new double[n];
         for (int k = 0; k < n; k++) {

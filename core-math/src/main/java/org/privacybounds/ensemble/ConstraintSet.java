@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -100,11 +101,11 @@ public final class ConstraintSet implements Serializable {
     /** The constraint set for K (odd) mechanisms, each (eps, Delta)-DP. */
     public static ConstraintSet of(int k, double epsilon, double mechanismDelta) {
         if (k < 1 || k % 2 == 0) {
-            throw new BadInputException("K", k, "must be an odd number >= 1");
+            throw new BadInputException(Parameter.TEACHERS, k, "must be an odd number >= 1");
         }
-        Require.positiveFinite("epsilon", epsilon);
+        Require.positiveFinite(Parameter.EPSILON, epsilon);
         if (!(mechanismDelta >= 0 && mechanismDelta < 1)) {
-            throw new BadInputException("Delta", mechanismDelta, "must be in [0, 1)");
+            throw new BadInputException(Parameter.MECHANISM_DELTA, mechanismDelta, "must be in [0, 1)");
         }
         double e = Math.exp(epsilon);
         double d = mechanismDelta;
@@ -223,7 +224,7 @@ public final class ConstraintSet implements Serializable {
      */
     public ScanResult scan(int[] prefix, double[] x, double em, double threshold, int keep) {
         if (x.length != free()) {
-            throw new BadInputException("gamma", x.length + " free values", "needs (K+1)/2 = " + free());
+            throw new BadInputException(Parameter.GAMMA, x.length + " free values", "needs (K+1)/2 = " + free());
         }
         Scanner s = new Scanner(x, em, threshold, keep);
         int used = 0;
@@ -259,7 +260,7 @@ public final class ConstraintSet implements Serializable {
     /** The row of one count vector (counts in {@link #corners} order, summing to K). */
     public Row row(int[] counts, double[] x, double em) {
         if (counts.length != corners.length || Arrays.stream(counts).sum() != k || Arrays.stream(counts).min().getAsInt() < 0) {
-            throw new BadInputException("counts", Arrays.toString(counts), "needs " + corners.length + " non-negative counts summing to K = " + k);
+            throw new BadInputException(Parameter.COUNTS, Arrays.toString(counts), "needs " + corners.length + " non-negative counts summing to K = " + k);
         }
         double[] p = new double[k + 1];
         double[] q = new double[k + 1];

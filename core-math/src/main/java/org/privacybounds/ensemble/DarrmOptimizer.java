@@ -14,6 +14,7 @@ import org.ojalgo.optimisation.ExpressionsBasedModel;
 import org.ojalgo.optimisation.Optimisation;
 import org.ojalgo.optimisation.Variable;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * gamma_opt of DaRRM (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 4 and Appendix C): minimise {@code sum_{l >= mid} c_l gamma(l)} over
@@ -65,7 +66,7 @@ public final class DarrmOptimizer {
     /** {@code c_l = -1/2 [Bin(l; K, mu) - Bin(K - l; K, mu)]}, l = mid..K (the exact objective, section 5.1). */
     public static double[] objective(int k, double mu) {
         if (!(mu > 0 && mu < 1)) {
-            throw new BadInputException("prior mean", mu, "must be in (0, 1)");
+            throw new BadInputException(Parameter.PRIOR_MEAN, mu, "must be in (0, 1)");
         }
         BinomialDistribution b = BinomialDistribution.of(k, mu);
         int mid = (k + 1) / 2;
@@ -90,7 +91,7 @@ public final class DarrmOptimizer {
 
     /** The free half gamma(mid..K) of a full symmetric gamma. */
     public static double[] free(double[] gamma) {
-        NoiseFunctions.check("gamma", gamma);
+        NoiseFunctions.check(gamma);
         int mid = gamma.length / 2;
         return Arrays.copyOfRange(gamma, mid, gamma.length);
     }
@@ -199,10 +200,10 @@ public final class DarrmOptimizer {
     /** m in [1, K], delta in [Delta, 1). */
     public static void checkAllowance(ConstraintSet set, double m, double delta) {
         if (!(m >= 1 && m <= set.k())) {
-            throw new BadInputException("m", m, "must be in [1, K] = [1, " + set.k() + "]");
+            throw new BadInputException(Parameter.ALLOWANCE, m, "must be in [1, K] = [1, " + set.k() + "]");
         }
         if (!(delta >= set.mechanismDelta() && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in [Delta, 1) = [" + set.mechanismDelta() + ", 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in [Delta, 1) = [" + set.mechanismDelta() + ", 1)");
         }
     }
 }

@@ -5,6 +5,7 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The DaRRM setting (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 1): K mechanisms (odd), each (eps, Delta)-DP; the majority's target (m eps, delta); and, for
@@ -35,26 +36,26 @@ public record DarrmSetting(int k, double m, double epsilon, double mechanismDelt
 
     public DarrmSetting {
         if (k < 1 || k % 2 == 0) {
-            throw new BadInputException("K", k, "must be an odd number >= 1");
+            throw new BadInputException(Parameter.TEACHERS, k, "must be an odd number >= 1");
         }
         if (k > MAX_K) {
-            throw new BadInputException("K", k, "at most " + MAX_K + " (the constraint set grows as K^7 with Delta > 0, K^3 with Delta = 0)");
+            throw new BadInputException(Parameter.TEACHERS, k, "at most " + MAX_K + " (the constraint set grows as K^7 with Delta > 0, K^3 with Delta = 0)");
         }
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new BadInputException("epsilon", epsilon, "must be a finite number > 0");
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must be a finite number > 0");
         }
         if (!(mechanismDelta >= 0 && mechanismDelta < 1)) {
-            throw new BadInputException("Delta", mechanismDelta, "must be in [0, 1)");
+            throw new BadInputException(Parameter.MECHANISM_DELTA, mechanismDelta, "must be in [0, 1)");
         }
         if (!(m >= 1 && m <= k)) {
-            throw new BadInputException("m", m, "must be in [1, K] = [1, " + k + "]");
+            throw new BadInputException(Parameter.ALLOWANCE, m, "must be in [1, K] = [1, " + k + "]");
         }
         if (m * epsilon > MAX_M_EPSILON) {
-            throw new BadInputException("m eps", m * epsilon, "must be at most " + MAX_M_EPSILON
+            throw new BadInputException(Parameter.M_EPS, m * epsilon, "must be at most " + MAX_M_EPSILON
                     + ": e^(m eps) overflows double precision there (and a factor e^700 guarantees nothing)");
         }
         if (!(delta >= mechanismDelta && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
         }
     }
 
@@ -75,16 +76,16 @@ public record DarrmSetting(int k, double m, double epsilon, double mechanismDelt
      */
     public static DarrmSetting subsampled(int k, int subsample, double epsilon, double mechanismDelta, double deltaPrime) {
         if (subsample < 1 || subsample > k) {
-            throw new BadInputException("M", subsample, "must be in 1..K = " + k);
+            throw new BadInputException(Parameter.SUBSAMPLE, subsample, "must be in 1..K = " + k);
         }
         if (!(deltaPrime > 0 && deltaPrime < 1)) {
-            throw new BadInputException("delta'", deltaPrime, "must be in (0, 1)");
+            throw new BadInputException(Parameter.DELTA_PRIME, deltaPrime, "must be in (0, 1)");
         }
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new BadInputException("epsilon", epsilon, "must be a finite number > 0");
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must be a finite number > 0");
         }
         if (!(mechanismDelta >= 0 && mechanismDelta < 1)) {
-            throw new BadInputException("Delta", mechanismDelta, "must be in [0, 1)");
+            throw new BadInputException(Parameter.MECHANISM_DELTA, mechanismDelta, "must be in [0, 1)");
         }
         Guarantee g = Composition.general(Guarantee.of(epsilon, mechanismDelta, "each model", 0), subsample, deltaPrime);
         return new DarrmSetting(k, g.epsilon() / epsilon, epsilon, mechanismDelta, g.delta(), subsample, deltaPrime);
@@ -122,7 +123,7 @@ public record DarrmSetting(int k, double m, double epsilon, double mechanismDelt
     /** E[max(p, 1 - p)] for p ~ Beta(a, b) (Gauss-Legendre on each half, 1e-12 relative). */
     public static double betaFoldedMean(double a, double b) {
         if (!(a > 0) || !(b > 0) || Double.isInfinite(a) || Double.isInfinite(b)) {
-            throw new BadInputException("Beta prior", a + ":" + b, "needs finite A, B > 0");
+            throw new BadInputException(Parameter.BETA_PRIOR, a + ":" + b, "needs finite A, B > 0");
         }
         BetaDistribution d = BetaDistribution.of(a, b);
         IterativeLegendreGaussIntegrator g = new IterativeLegendreGaussIntegrator(16, 1e-12, 1e-14);

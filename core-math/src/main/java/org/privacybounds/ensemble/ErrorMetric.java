@@ -3,6 +3,7 @@ package org.privacybounds.ensemble;
 import java.util.SplittableRandom;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * DaRRM's release (Algorithm 1) and its error (Definition 2.4): the total variation between its output and the true majority,
@@ -24,7 +25,7 @@ public final class ErrorMetric {
     public static Release release(double[] gamma, int ones, SplittableRandom random) {
         int k = gamma.length - 1;
         if (ones < 0 || ones > k) {
-            throw new BadInputException("ones", ones, "must be in 0..K = " + k);
+            throw new BadInputException(Parameter.ONES, ones, "must be in 0..K = " + k);
         }
         if (random.nextDouble() < gamma[ones]) {
             return new Release(2 * ones > k ? 1 : 0, true);
@@ -64,10 +65,10 @@ public final class ErrorMetric {
     /** The mean of {@code E(gamma; p)} over {@code samples} draws of p_i ~ U[lo, hi] iid (lo = hi: constant). */
     public static Estimate expected(double[] gamma, double lo, double hi, int samples, long seed) {
         if (!(lo >= 0 && hi <= 1 && lo <= hi)) {
-            throw new BadInputException("actual distribution", "U[" + lo + ", " + hi + "]", "needs 0 <= lo <= hi <= 1");
+            throw new BadInputException(Parameter.ACTUAL_DISTRIBUTION, "U[" + lo + ", " + hi + "]", "needs 0 <= lo <= hi <= 1");
         }
         if (samples < 2) {
-            throw new BadInputException("samples", samples, "must be >= 2");
+            throw new BadInputException(Parameter.SAMPLES, samples, "must be >= 2");
         }
         SplittableRandom r = new SplittableRandom(seed);
         int k = gamma.length - 1;
@@ -88,7 +89,7 @@ public final class ErrorMetric {
 
     private static void check(double[] gamma, double[] alpha) {
         if (gamma.length != alpha.length) {
-            throw new BadInputException("gamma", gamma.length + " values", "needs K + 1 = " + alpha.length + " values for " + (alpha.length - 1) + " mechanisms");
+            throw new BadInputException(Parameter.GAMMA, gamma.length + " values", "needs K + 1 = " + alpha.length + " values for " + (alpha.length - 1) + " mechanisms");
         }
     }
 }

@@ -3,6 +3,7 @@ package org.privacybounds.ensemble;
 import java.math.BigDecimal;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The DaRRM setting as exact numbers, for verdicts that rounding cannot flip: each mechanism's eps and Delta, the target's
@@ -24,16 +25,16 @@ import org.privacybounds.validation.BadInputException;
 public record ExactTarget(BigDecimal epsilon, BigDecimal mechanismDelta, BigDecimal mEpsilon, BigDecimal delta) {
     public ExactTarget {
         if (epsilon == null || epsilon.signum() <= 0) {
-            throw new BadInputException("epsilon", epsilon, "must be > 0");
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must be > 0");
         }
         if (mechanismDelta == null || mechanismDelta.signum() < 0 || mechanismDelta.compareTo(BigDecimal.ONE) >= 0) {
-            throw new BadInputException("Delta", mechanismDelta, "must be in [0, 1)");
+            throw new BadInputException(Parameter.MECHANISM_DELTA, mechanismDelta, "must be in [0, 1)");
         }
         if (mEpsilon == null || mEpsilon.compareTo(epsilon) < 0) {
-            throw new BadInputException("m eps", mEpsilon, "must be at least eps = " + epsilon);
+            throw new BadInputException(Parameter.M_EPS, mEpsilon, "must be at least eps = " + epsilon);
         }
         if (delta == null || delta.compareTo(mechanismDelta) < 0 || delta.compareTo(BigDecimal.ONE) >= 0) {
-            throw new BadInputException("delta", delta, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in [Delta, 1) = [" + mechanismDelta + ", 1)");
         }
     }
 

@@ -14,6 +14,7 @@ import org.privacybounds.ensemble.ConstraintSet.Corner;
 import org.privacybounds.ensemble.ConstraintSet.Value;
 import org.privacybounds.guarantee.Verdict;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Whether DaRRM with a given gamma is (m eps, delta)-DP, decided so that rounding cannot flip the answer (Lemma 3.4 of
@@ -388,12 +389,12 @@ public final class HighPrecisionVerifier {
         final int mid;
 
         Problem(ConstraintSet set, ExactTarget target, double[] gamma) {
-            NoiseFunctions.check("gamma", gamma);
+            NoiseFunctions.check(gamma);
             if (gamma.length != set.k() + 1) {
-                throw new BadInputException("gamma", gamma.length + " values", "needs K + 1 = " + (set.k() + 1));
+                throw new BadInputException(Parameter.GAMMA, gamma.length + " values", "needs K + 1 = " + (set.k() + 1));
             }
             if (target.epsilon().doubleValue() != set.epsilon() || target.mechanismDelta().doubleValue() != set.mechanismDelta()) {
-                throw new BadInputException("target", target, "must have the constraint set's eps = " + set.epsilon() + " and Delta = "
+                throw new BadInputException(Parameter.TARGET, target, "must have the constraint set's eps = " + set.epsilon() + " and Delta = "
                         + set.mechanismDelta());
             }
             this.set = set;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 
 import org.apache.commons.numbers.fraction.BigFraction;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The gamma families of DaRRM (Jiang, Zhang and Joshi, "Optimized Tradeoffs for Private Prediction with Majority Ensembling", Section 3 and Theorem 4.1): gamma maps the number l of ones among K
@@ -84,17 +85,17 @@ public final class NoiseFunctions {
     }
 
     /** Checks a noise function: K + 1 values in [0, 1], K odd, symmetric. */
-    public static void check(String name, double[] gamma) {
+    public static void check(double[] gamma) {
         int k = gamma.length - 1;
         if (k < 1 || k % 2 == 0) {
-            throw new BadInputException(name, gamma.length + " values", "needs K + 1 values, gamma(0..K), for an odd K >= 1");
+            throw new BadInputException(Parameter.GAMMA, gamma.length + " values", "needs K + 1 values, gamma(0..K), for an odd K >= 1");
         }
         for (int l = 0; l <= k; l++) {
             if (!(gamma[l] >= 0 && gamma[l] <= 1)) {
-                throw new BadInputException(name + "(" + l + ")", gamma[l], "must be in [0, 1]");
+                throw new BadInputException(Parameter.GAMMA, "(" + l + ")", gamma[l], "must be in [0, 1]");
             }
             if (gamma[l] != gamma[k - l]) {
-                throw new BadInputException(name + "(" + l + ")", gamma[l] + " vs gamma(" + (k - l) + ") = " + gamma[k - l],
+                throw new BadInputException(Parameter.GAMMA, "(" + l + ")", gamma[l] + " vs gamma(" + (k - l) + ") = " + gamma[k - l],
                         "must be symmetric: gamma(l) = gamma(K - l)");
             }
         }
@@ -113,10 +114,10 @@ public final class NoiseFunctions {
 
     private static void checkKm(int k, int m) {
         if (k < 1 || k % 2 == 0) {
-            throw new BadInputException("K", k, "must be an odd number >= 1");
+            throw new BadInputException(Parameter.TEACHERS, k, "must be an odd number >= 1");
         }
         if (m < 1 || m > k) {
-            throw new BadInputException("m", m, "must be an integer in 1..K = " + k);
+            throw new BadInputException(Parameter.ALLOWANCE, m, "must be an integer in 1..K = " + k);
         }
     }
 }

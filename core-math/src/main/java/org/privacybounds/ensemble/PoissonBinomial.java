@@ -1,6 +1,7 @@
 package org.privacybounds.ensemble;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The law of a sum of independent Bernoulli(p_i): the recursion
@@ -17,7 +18,7 @@ public final class PoissonBinomial {
         pmf[0] = 1;
         for (int i = 0; i < p.length; i++) {
             if (!(p[i] >= 0 && p[i] <= 1)) {
-                throw new BadInputException("p[" + i + "]", p[i], "must be a probability in [0, 1]");
+                throw new BadInputException(Parameter.P, "[" + i + "]", p[i], "must be a probability in [0, 1]");
             }
             add(pmf, i, p[i]);
         }

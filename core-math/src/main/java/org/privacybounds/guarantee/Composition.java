@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Composition of mechanisms with independent randomness, for every subject:
@@ -30,7 +31,7 @@ public final class Composition {
     /** k runs of one mechanism: (k eps, min(1, k delta)). */
     public static Guarantee basic(Guarantee g, long k) {
         if (k < 1) {
-            throw new BadInputException("k", k, "the number of compositions must be >= 1");
+            throw new BadInputException(Parameter.COMPOSITIONS, k, "the number of compositions must be >= 1");
         }
         return new Guarantee(k * g.epsilon(), Math.min(0, Math.log(k) + g.logDelta()),
                 k == 1 ? g.method() : "basic composition of " + k + " runs of: " + g.method(), g.relativeError());
@@ -39,7 +40,7 @@ public final class Composition {
     /** Several mechanisms: (sum eps_i, min(1, sum delta_i)). */
     public static Guarantee basic(List<Guarantee> gs) {
         if (gs.isEmpty()) {
-            throw new BadInputException("mechanisms", "(none)", "give at least one guarantee to compose");
+            throw new BadInputException(Parameter.MECHANISMS, "(none)", "give at least one guarantee to compose");
         }
         double e = 0;
         double d = Double.NEGATIVE_INFINITY;
@@ -67,10 +68,10 @@ public final class Composition {
     /** k-fold composition of g by Theorem 2.3 of the DaRRM paper (Kairouz et al. Theorem 3.4) with slack delta'. */
     public static Guarantee general(Guarantee g, long k, double deltaPrime) {
         if (k < 1) {
-            throw new BadInputException("k", k, "the number of compositions must be >= 1");
+            throw new BadInputException(Parameter.COMPOSITIONS, k, "the number of compositions must be >= 1");
         }
         if (!(deltaPrime > 0 && deltaPrime <= 1)) {
-            throw new BadInputException("delta'", deltaPrime, "must be in (0, 1]");
+            throw new BadInputException(Parameter.DELTA_PRIME, deltaPrime, "must be in (0, 1]");
         }
         double[] v = generalCandidates(k, g.epsilon(), deltaPrime);
         double eps = Math.min(v[0], Math.min(v[1], v[2]));

@@ -1,6 +1,7 @@
 package org.privacybounds.guarantee;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * An (eps, delta) privacy guarantee: delta is kept as its natural log (a delta of 1e-400 is representable), with how it
@@ -19,17 +20,17 @@ import org.privacybounds.validation.BadInputException;
 public record Guarantee(double epsilon, double logDelta, String method, double relativeError) {
     public Guarantee {
         if (!(epsilon >= 0)) {
-            throw new BadInputException("eps", epsilon, "must be >= 0");
+            throw new BadInputException(Parameter.EPS, epsilon, "must be >= 0");
         }
         if (Double.isNaN(logDelta) || logDelta > 0) {
-            throw new BadInputException("delta", Math.exp(logDelta), "must be in [0, 1]");
+            throw new BadInputException(Parameter.DELTA, Math.exp(logDelta), "must be in [0, 1]");
         }
     }
 
     /** From delta itself. */
     public static Guarantee of(double epsilon, double delta, String method, double relativeError) {
         if (!(delta >= 0 && delta <= 1)) {
-            throw new BadInputException("delta", delta, "must be in [0, 1]");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in [0, 1]");
         }
         return new Guarantee(epsilon, Math.log(delta), method, relativeError);
     }

@@ -7,6 +7,7 @@ import org.apache.commons.math3.linear.NonPositiveDefiniteMatrixException;
 import org.apache.commons.math3.linear.NonSymmetricMatrixException;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /** Sensitivity bounds of the paper's applications (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Propositions 6.1-6.3), each as a formula of its inputs. */
@@ -19,7 +20,7 @@ public final class Applications {
 
     /** Proposition 6.1 (weakly dependent data): {@code Delta_G <= 2 lambda + Delta}, lambda = sup_s W_inf(mu_s^theta, mu_s^{product of marginals}). */
     public static double weaklyDependent(double lambda, double dpSensitivity) {
-        return 2 * Require.finiteNonNegative("lambda", lambda) + Require.finiteNonNegative("Delta", dpSensitivity);
+        return 2 * Require.finiteNonNegative(Parameter.LAMBDA, lambda) + Require.finiteNonNegative(Parameter.MECHANISM_DELTA, dpSensitivity);
     }
 
     /**
@@ -28,7 +29,7 @@ public final class Applications {
      */
     public static double attributeGaussian(double[][] sigma, int i, int j, double diameter) {
         RealMatrix s = covariance("covariance", sigma);
-        return Math.abs(s.getEntry(i, j) / s.getEntry(i, i)) * Require.finiteNonNegative("diam(K)", diameter);
+        return Math.abs(s.getEntry(i, j) / s.getEntry(i, i)) * Require.finiteNonNegative(Parameter.DIAMETER, diameter);
     }
 
     /**
@@ -45,7 +46,7 @@ public final class Applications {
         try {
             gain = mm.multiply(s).multiply(nn.transpose()).multiply(new CholeskyDecomposition(nsn).getSolver().getInverse());
         } catch (NonPositiveDefiniteMatrixException | NonSymmetricMatrixException e) {
-            throw new BadInputException("N Sigma N^T", "singular", "must be invertible (N of full row rank)");
+            throw new BadInputException(Parameter.PROJECTED_COVARIANCE, "singular", "must be invertible (N of full row rank)");
         }
         double best = 0;
         for (double[] v : differences) {
@@ -61,26 +62,29 @@ public final class Applications {
      * proof does not support and is reported for comparison only.
      */
     public static double langevin(double lipschitz, double diameter, double c, double[] times, boolean paperForm) {
-        Require.finiteNonNegative("L", lipschitz);
-        Require.finiteNonNegative("diam(K)", diameter);
-        Require.positiveFinite("C", c);
+        Require.finiteNonNegative(Parameter.LIPSCHITZ, lipschitz);
+        Require.finiteNonNegative(Parameter.DIAMETER, diameter);
+        Require.positiveFinite(Parameter.CLIP, c);
         double s = 0;
         for (double t : times) {
-            s += Math.exp(-(paperForm ? 2 : 1) * c * Require.finiteNonNegative("t_i", t));
+            s += Math.exp(-(paperForm ? 2 : 1) * c * Require.finiteNonNegative(Parameter.T_I, t));
         }
         return lipschitz * diameter * s;
     }
 
-    /** Checks a covariance matrix: square, symmetric, positive definite (Cholesky); names the failure. */
-    public static RealMatrix covariance(String name, double[][] sigma) {
+    /**
+     * Checks a covariance matrix: square, symmetric, positive definite (Cholesky); names the failure, with {@code source}
+     * (" file:cov.csv", or "") after the parameter's name.
+     */
+    public static RealMatrix covariance(String source, double[][] sigma) {
         int d = sigma.length;
         for (double[] row : sigma) {
             if (row.length != d) {
-                throw new BadInputException(name, d + " rows, a row of " + row.length, "must be a square matrix");
+                throw new BadInputException(Parameter.COVARIANCE, source, d + " rows, a row of " + row.length, "must be a square matrix");
             }
             for (double x : row) {
                 if (!Double.isFinite(x)) {
-                    throw new BadInputException(name, x, "entries must be finite numbers");
+                    throw new BadInputException(Parameter.COVARIANCE, source, x, "entries must be finite numbers");
                 }
             }
         }
@@ -88,9 +92,9 @@ public final class Applications {
         try {
             new CholeskyDecomposition(s, SYMMETRY_TOLERANCE, 0);
         } catch (NonSymmetricMatrixException e) {
-            throw new BadInputException(name, "not symmetric", "must be a symmetric positive definite matrix");
+            throw new BadInputException(Parameter.COVARIANCE, source, "not symmetric", "must be a symmetric positive definite matrix");
         } catch (NonPositiveDefiniteMatrixException e) {
-            throw new BadInputException(name, "not positive definite", "must be a symmetric positive definite matrix (Cholesky failed)");
+            throw new BadInputException(Parameter.COVARIANCE, source, "not positive definite", "must be a symmetric positive definite matrix (Cholesky failed)");
         }
         return s;
     }

@@ -1,6 +1,7 @@
 package org.privacybounds.pufferfish;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -17,7 +18,7 @@ public final class CloseAdversary {
      * {@code Delta = min_theta sup_s max(D_inf(theta || theta'), D_inf(theta' || theta))}, given per theta.
      */
     public static double pure(double epsilon, double[] maxInfinityDivergencePerTheta) {
-        return epsilon + 2 * min("maxInfinityDivergencePerTheta", maxInfinityDivergencePerTheta);
+        return epsilon + 2 * min(Parameter.MAX_INFINITY_DIVERGENCE, maxInfinityDivergencePerTheta);
     }
 
     /**
@@ -27,7 +28,7 @@ public final class CloseAdversary {
     public static double renyi(double alpha, double epsilon, double p, double q, double r, double[] d1, double[] d2) {
         checkHolder(alpha, p, q, r);
         if (d1.length == 0 || d1.length != d2.length) {
-            throw new BadInputException("d1, d2", d1.length + ", " + d2.length, "need one value of each per prior, at least one");
+            throw new BadInputException(Parameter.DIVERGENCES, d1.length + ", " + d2.length, "need one value of each per prior, at least one");
         }
         double best = Double.POSITIVE_INFINITY;
         for (int k = 0; k < d1.length; k++) {
@@ -42,7 +43,7 @@ public final class CloseAdversary {
      */
     public static double additive(double alpha, double epsilon, double p, double q, double r, Noise noise, double wInfinity) {
         checkHolder(alpha, p, q, r);
-        Require.finiteNonNegative("W_inf", wInfinity);
+        Require.finiteNonNegative(Parameter.W_INF, wInfinity);
         return (1 + 1 / (r * (alpha - 1))) * epsilon + (1 + (1 / r + 1 / q) / (alpha - 1)) * noise.renyi(alpha * p, wInfinity)
                 + noise.renyi((alpha - 1) * r + 1, wInfinity);
     }
@@ -55,17 +56,17 @@ public final class CloseAdversary {
 
     private static void checkHolder(double alpha, double p, double q, double r) {
         if (!(alpha > 1) || Double.isInfinite(alpha)) {
-            throw new BadInputException("alpha", alpha, "must be a finite number > 1");
+            throw new BadInputException(Parameter.ALPHA, alpha, "must be a finite number > 1");
         }
         if (!(p > 0 && q > 0 && r > 0) || Math.abs(1 / p + 1 / q + 1 / r - 1) > 1e-12) {
-            throw new BadInputException("p, q, r", p + ", " + q + ", " + r, "must be > 0 with 1/p + 1/q + 1/r = 1");
+            throw new BadInputException(Parameter.HOLDER_EXPONENTS, p + ", " + q + ", " + r, "must be > 0 with 1/p + 1/q + 1/r = 1");
         }
         if (!(q * (alpha - 1 / p) > 1)) {
-            throw new BadInputException("q(alpha - 1/p)", q * (alpha - 1 / p), "must be > 1 (a Renyi order)");
+            throw new BadInputException(Parameter.CLOSE_ORDER, q * (alpha - 1 / p), "must be > 1 (a Renyi order)");
         }
     }
 
-    private static double min(String name, double[] v) {
+    private static double min(Parameter name, double[] v) {
         if (v.length == 0) {
             throw new BadInputException(name, "[]", "needs at least one prior");
         }

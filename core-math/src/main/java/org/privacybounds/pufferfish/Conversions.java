@@ -1,6 +1,7 @@
 package org.privacybounds.pufferfish;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /** From Renyi Pufferfish privacy to (eps, delta)-Pufferfish privacy (Propositions 2.2, 4.1, C.1). */
@@ -14,8 +15,8 @@ public final class Conversions {
 
     /** Proposition 2.2: (alpha, eps)-RPP gives {@code (eps + log(1/delta)/(alpha - 1), delta)}-PP. */
     public static Pp fromRenyi(double alpha, double epsilon, double delta) {
-        Require.renyiOrder("alpha", alpha);
-        Require.openUnitInterval("delta", delta);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
+        Require.openUnitInterval(Parameter.DELTA, delta);
         double e = alpha == Double.POSITIVE_INFINITY ? epsilon : epsilon - Math.log(delta) / (alpha - 1);
         return new Pp(e, alpha == Double.POSITIVE_INFINITY ? 0 : delta, alpha);
     }
@@ -31,19 +32,19 @@ public final class Conversions {
      * @param conversionDelta    the delta' of the Renyi-to-PP step
      */
     public static Pp fromApproximateRenyi(double alpha, double epsilon, double approximationDelta, double conversionDelta) {
-        Require.renyiOrder("alpha", alpha);
-        Require.openUnitInterval("approximation delta", approximationDelta);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
+        Require.openUnitInterval(Parameter.APPROXIMATION_DELTA, approximationDelta);
         if (alpha == Double.POSITIVE_INFINITY) {
             return new Pp(epsilon, approximationDelta, alpha);
         }
-        Require.openUnitInterval("conversion delta", conversionDelta);
+        Require.openUnitInterval(Parameter.CONVERSION_DELTA, conversionDelta);
         return new Pp(epsilon - Math.log(conversionDelta) / (alpha - 1), approximationDelta + (1 - approximationDelta) * conversionDelta, alpha);
     }
 
     /** The best conversion over a curve eps(alpha): the smallest {@code eps(alpha) + log(1/delta)/(alpha-1)}. */
     public static Pp bestFromRenyi(double[] alphas, double[] epsilons, double delta) {
         if (alphas.length == 0 || alphas.length != epsilons.length) {
-            throw new BadInputException("alphas", alphas.length, "need one epsilon per alpha, at least one");
+            throw new BadInputException(Parameter.ALPHAS, alphas.length, "need one epsilon per alpha, at least one");
         }
         Pp best = null;
         for (int i = 0; i < alphas.length; i++) {

@@ -10,6 +10,7 @@ import java.util.function.DoubleUnaryOperator;
 
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Optimal couplings of two {@link DiscreteLaw}s on R, in integer arithmetic (Pierquin, Bellet, Tommasi and Boussard, "Renyi Pufferfish Privacy", Definitions 3.1-3.2, Section 4.1).
@@ -69,7 +70,7 @@ public final class Couplings {
         try {
             return Math.multiplyExact(mu.total(), nu.total());
         } catch (ArithmeticException e) {
-            throw new BadInputException("group sizes", mu.total() + " x " + nu.total(), "their product must be below 2^63");
+            throw new BadInputException(Parameter.GROUP_SIZES, mu.total() + " x " + nu.total(), "their product must be below 2^63");
         }
     }
 
@@ -88,7 +89,7 @@ public final class Couplings {
      */
     public static BigDecimal wPowerExact(DiscreteLaw mu, DiscreteLaw nu, int p) {
         if (p < 1) {
-            throw new BadInputException("p", p, "must be an integer >= 1");
+            throw new BadInputException(Parameter.P, p, "must be an integer >= 1");
         }
         BigDecimal s = BigDecimal.ZERO;
         for (Pair q : quantileMerge(mu, nu)) {
@@ -101,7 +102,7 @@ public final class Couplings {
     /** W_p for real p >= 1 (exact decimal path for integer p, else a sum of positive doubles). */
     public static double wP(DiscreteLaw mu, DiscreteLaw nu, double p) {
         if (!(p >= 1) || Double.isInfinite(p)) {
-            throw new BadInputException("p", p, "must be a finite number >= 1");
+            throw new BadInputException(Parameter.P, p, "must be a finite number >= 1");
         }
         if (p == Math.rint(p) && p <= 64) {
             return Math.pow(wPowerExact(mu, nu, (int) p).doubleValue(), 1 / p);
@@ -163,7 +164,7 @@ public final class Couplings {
      */
     public static double nearRadius(DiscreteLaw mu, DiscreteLaw nu, double delta) {
         if (!(delta >= 0 && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in [0, 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in [0, 1)");
         }
         long den = denominator(mu, nu);
         BigDecimal allowed = new BigDecimal(delta).multiply(BigDecimal.valueOf(den));

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * A finite law on R with integer masses: distinct atoms in ascending order and a positive count for
@@ -23,20 +24,20 @@ public record DiscreteLaw(double[] atoms, long[] counts, long total) implements 
 
     public DiscreteLaw {
         if (atoms.length == 0 || atoms.length != counts.length) {
-            throw new BadInputException("law", atoms.length + " atoms, " + counts.length + " counts", "needs at least one atom and one count per atom");
+            throw new BadInputException(Parameter.LAW, atoms.length + " atoms, " + counts.length + " counts", "needs at least one atom and one count per atom");
         }
         long sum = 0;
         for (int i = 0; i < atoms.length; i++) {
             if (!Double.isFinite(atoms[i]) || (i > 0 && !(atoms[i] > atoms[i - 1]))) {
-                throw new BadInputException("atoms", Arrays.toString(atoms), "must be finite, distinct and ascending");
+                throw new BadInputException(Parameter.ATOMS, Arrays.toString(atoms), "must be finite, distinct and ascending");
             }
             if (counts[i] <= 0) {
-                throw new BadInputException("counts[" + i + "]", counts[i], "must be >= 1");
+                throw new BadInputException(Parameter.COUNTS, "[" + i + "]", counts[i], "must be >= 1");
             }
             sum = Math.addExact(sum, counts[i]);
         }
         if (sum != total) {
-            throw new BadInputException("total", total, "must equal the sum of the counts, " + sum);
+            throw new BadInputException(Parameter.TOTAL, total, "must equal the sum of the counts, " + sum);
         }
     }
 

@@ -4,6 +4,7 @@ import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussInteg
 import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Legendre functions of the first kind on {@code x >= 1}, in log space.
@@ -32,10 +33,10 @@ public final class Legendre {
     /** {@code log P_nu(x)} for {@code nu >= 0}, {@code x >= 1}. */
     public static double logP(double nu, double x) {
         if (!(nu >= 0) || Double.isInfinite(nu)) {
-            throw new BadInputException("nu", nu, "the Legendre degree must be a finite number >= 0");
+            throw new BadInputException(Parameter.NU, nu, "the Legendre degree must be a finite number >= 0");
         }
         if (!(x >= 1) || Double.isInfinite(x)) {
-            throw new BadInputException("x", x, "the Legendre argument must be a finite number >= 1");
+            throw new BadInputException(Parameter.X, x, "the Legendre argument must be a finite number >= 1");
         }
         if (nu == 0 || x == 1) {
             return 0;
@@ -109,10 +110,10 @@ public final class Legendre {
     /** {@code log Qbar_n(y)}: the Legendre polynomial of degree n with its negative coefficients dropped; {@code y >= 0}. */
     public static double logPositivePart(int n, double y) {
         if (n < 0) {
-            throw new BadInputException("n", n, "the Legendre degree must be an integer >= 0");
+            throw new BadInputException(Parameter.N, n, "the Legendre degree must be an integer >= 0");
         }
         if (!(y >= 0)) {
-            throw new BadInputException("y", y, "must be >= 0");
+            throw new BadInputException(Parameter.Y, y, "must be >= 0");
         }
         LogSumExp sum = new LogSumExp();
         for (int k = 0; 2 * k <= n; k += 2) {

@@ -3,6 +3,7 @@ package org.privacybounds.pufferfish;
 import java.util.function.DoubleUnaryOperator;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -18,7 +19,7 @@ public final class Mechanisms {
 
     /** GWM (Theorem 3.3): {@code (alpha, R_alpha(zeta, Delta_G))}-RPP; R_inf for pure PP. */
     public static double gwm(Noise noise, double deltaG, double alpha) {
-        Require.finiteNonNegative("sensitivity", deltaG);
+        Require.finiteNonNegative(Parameter.SENSITIVITY, deltaG);
         return noise.renyi(alpha, deltaG);
     }
 
@@ -27,7 +28,7 @@ public final class Mechanisms {
      * RPP; for {@code alpha = inf}, {@code (R_inf + log(1/(1-delta)), delta)}-PP.
      */
     public static double gawm(Noise noise, double deltaGDelta, double alpha, double delta) {
-        Require.openUnitInterval("delta", delta);
+        Require.openUnitInterval(Parameter.DELTA, delta);
         double loss = -Math.log1p(-delta);
         double factor = alpha == Double.POSITIVE_INFINITY ? 1 : alpha / (alpha - 1);
         return gwm(noise, deltaGDelta, alpha) + factor * loss;
@@ -35,9 +36,9 @@ public final class Mechanisms {
 
     /** DAGWM (Theorem 4.5): {@code log(Delta_G^{zeta,q,alpha}) / (q (alpha - 1))}. */
     public static double dagwm(double logDistributionAware, double q, double alpha) {
-        Require.renyiOrder("alpha", alpha);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
         if (!(q >= 1)) {
-            throw new BadInputException("q", q, "must be >= 1");
+            throw new BadInputException(Parameter.SAMPLING_RATE, q, "must be >= 1");
         }
         return logDistributionAware / (q * (alpha - 1));
     }
@@ -49,11 +50,11 @@ public final class Mechanisms {
      * {@code paperForm}: the printed {@code 1 + (W/(d s))^2} (valid, looser for d = 1, not justified for d > 1).
      */
     public static double cauchyCorollary41(double wpStar, Noise.Cauchy noise, double q, double alpha, int d, boolean paperForm) {
-        Require.renyiOrder("alpha", alpha);
-        Require.positive("d", d);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
+        Require.positive(Parameter.DIMENSION, d);
         double n = noise.k() * q * (alpha - 1) / 2;
         if (n != Math.rint(n) || Double.isInfinite(n)) {
-            throw new BadInputException("alpha", alpha, "Corollary 4.1 needs k q (alpha - 1) / 2 to be an integer (here " + n + ")");
+            throw new BadInputException(Parameter.ALPHA, alpha, "Corollary 4.1 needs k q (alpha - 1) / 2 to be an integer (here " + n + ")");
         }
         double s = noise.scale();
         double y = paperForm ? 1 + Math.pow(wpStar / (d * s), 2) : 1 + wpStar * wpStar / (2 * s * s * d);
@@ -63,13 +64,13 @@ public final class Mechanisms {
 
     /** The GWM noise scale for a target epsilon: closed form where there is one, else {@link #calibrate}. */
     public static double gwmScale(Noise family, double deltaG, double alpha, double targetEpsilon) {
-        Require.positiveFinite("target epsilon", targetEpsilon);
-        Require.renyiOrder("alpha", alpha);
-        Require.positiveFinite("sensitivity", deltaG);
+        Require.positiveFinite(Parameter.TARGET_EPSILON, targetEpsilon);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
+        Require.positiveFinite(Parameter.SENSITIVITY, deltaG);
         boolean pure = alpha == Double.POSITIVE_INFINITY;
         if (family instanceof Noise.Gaussian) {
             if (pure) {
-                throw new BadInputException("alpha", "inf", "Gaussian noise gives no pure Pufferfish privacy; use a finite alpha");
+                throw new BadInputException(Parameter.ALPHA, "inf", "Gaussian noise gives no pure Pufferfish privacy; use a finite alpha");
             }
             return deltaG * Math.sqrt(alpha / (2 * targetEpsilon));
         }
@@ -89,14 +90,14 @@ public final class Mechanisms {
      * @param hint a scale of the right order (the sensitivity)
      */
     public static double calibrate(DoubleUnaryOperator epsilonOfScale, double target, double hint) {
-        Require.positiveFinite("target epsilon", target);
+        Require.positiveFinite(Parameter.TARGET_EPSILON, target);
         double lo = hint > 0 ? hint : 1;
         double hi = lo;
         int guard = 0;
         while (epsilonOfScale.applyAsDouble(hi) > target) {
             hi *= 4;
             if (++guard > 200) {
-                throw new BadInputException("target epsilon", target, "cannot be reached by any noise scale (still " + epsilonOfScale.applyAsDouble(hi)
+                throw new BadInputException(Parameter.TARGET_EPSILON, target, "cannot be reached by any noise scale (still " + epsilonOfScale.applyAsDouble(hi)
                         + " at scale " + hi + "; a bound with a floor, such as the generalised Cauchy k > 2, cannot go lower)");
             }
         }
@@ -123,20 +124,20 @@ public final class Mechanisms {
 
     /** Proposition C.2, Gaussian: the variance giving (alpha, eps, delta)-approximate RPP at radius {@code Delta_{G,delta}}. */
     public static double gawmGaussianVariance(double deltaGDelta, double alpha, double epsilon, double delta) {
-        Require.openUnitInterval("delta", delta);
+        Require.openUnitInterval(Parameter.DELTA, delta);
         double room = epsilon + alpha / (alpha - 1) * Math.log1p(-delta);
         if (!(room > 0)) {
-            throw new BadInputException("epsilon", epsilon, "must exceed alpha/(alpha-1) log(1/(1-delta)) = " + (-alpha / (alpha - 1) * Math.log1p(-delta)));
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must exceed alpha/(alpha-1) log(1/(1-delta)) = " + (-alpha / (alpha - 1) * Math.log1p(-delta)));
         }
         return alpha * deltaGDelta * deltaGDelta / (2 * room);
     }
 
     /** Proposition C.2, Laplace PP: the scale {@code Delta / (eps + log(1 - delta))} giving (eps, delta)-PP. */
     public static double gawmLaplacePureScale(double deltaGDelta, double epsilon, double delta) {
-        Require.openUnitInterval("delta", delta);
+        Require.openUnitInterval(Parameter.DELTA, delta);
         double room = epsilon + Math.log1p(-delta);
         if (!(room > 0)) {
-            throw new BadInputException("epsilon", epsilon, "must exceed log(1/(1-delta)) = " + (-Math.log1p(-delta)));
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must exceed log(1/(1-delta)) = " + (-Math.log1p(-delta)));
         }
         return deltaGDelta / room;
     }

@@ -2,11 +2,13 @@ package org.privacybounds.pufferfish;
 
 import java.io.Serializable;
 import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.distribution.TDistribution;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -36,11 +38,16 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
      * {@link #logShiftFactor} with alpha' = alpha: the laws are symmetric); {@code alpha = +inf} gives {@link #renyiInfinity}.
      */
     default double renyi(double alpha, double z) {
-        Require.renyiOrder("alpha", alpha);
+        return renyi(alpha).applyAsDouble(z);
+    }
+
+    /** {@code R_alpha(zeta, .)} as a function of the shift z, the order alpha checked once (for a curve of many shifts). */
+    default DoubleUnaryOperator renyi(double alpha) {
+        Require.renyiOrder(Parameter.ALPHA, alpha);
         if (alpha == Double.POSITIVE_INFINITY) {
-            return renyiInfinity(z);
+            return this::renyiInfinity;
         }
-        return logShiftFactor(alpha, z) / (alpha - 1);
+        return z -> logShiftFactor(alpha, z) / (alpha - 1);
     }
 
     /** {@code R_inf(zeta, z) = log sup_y zeta(y - z) / zeta(y)}. */
@@ -62,7 +69,7 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         private static final long serialVersionUID = 1L;
 
         public Gaussian {
-            Require.positiveFinite("sigma", scale);
+            Require.positiveFinite(Parameter.SIGMA, scale);
         }
 
         @Override
@@ -111,7 +118,7 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         private static final long serialVersionUID = 1L;
 
         public Laplace {
-            Require.positiveFinite("b", scale);
+            Require.positiveFinite(Parameter.LAPLACE_SCALE, scale);
         }
 
         @Override
@@ -163,9 +170,9 @@ public sealed interface Noise extends Serializable permits Noise.Gaussian, Noise
         private static final long serialVersionUID = 1L;
 
         public Cauchy {
-            Require.positiveFinite("scale", scale);
+            Require.positiveFinite(Parameter.SCALE, scale);
             if (k < 2) {
-                throw new BadInputException("k", k, "the generalised Cauchy exponent must be an integer >= 2");
+                throw new BadInputException(Parameter.CAUCHY_EXPONENT, k, "the generalised Cauchy exponent must be an integer >= 2");
             }
         }
 

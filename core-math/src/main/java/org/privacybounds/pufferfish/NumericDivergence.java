@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;
 
 import org.apache.commons.math3.analysis.integration.IterativeLegendreGaussIntegrator;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -22,8 +23,8 @@ public final class NumericDivergence {
 
     /** {@code D_alpha(zeta_{-z} || zeta)} for a log-density, a scale of the right order, alpha > 1 (finite), shift z. */
     public static double shifted(DoubleUnaryOperator logDensity, double scale, double alpha, double z) {
-        Require.positiveFinite("scale", scale);
-        Require.renyiOrder("alpha", alpha);
+        Require.positiveFinite(Parameter.SCALE, scale);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
         double center = z / 2;
         DoubleUnaryOperator logIntegrand = u -> {
             double c = Math.cos(u);

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -38,15 +39,15 @@ public final class Releases {
      */
     public record Setting(Noise family, double alpha, double scale, double targetEpsilon, double conversionDelta) {
         public Setting {
-            Require.renyiOrder("alpha", alpha);
-            Require.openUnitInterval("conversion delta", conversionDelta);
+            Require.renyiOrder(Parameter.ALPHA, alpha);
+            Require.openUnitInterval(Parameter.CONVERSION_DELTA, conversionDelta);
             if (Double.isNaN(scale) == Double.isNaN(targetEpsilon)) {
-                throw new BadInputException("scale", scale, "give exactly one of a noise scale and a target epsilon");
+                throw new BadInputException(Parameter.SCALE, scale, "give exactly one of a noise scale and a target epsilon");
             }
             if (!Double.isNaN(scale)) {
-                Require.positiveFinite("scale", scale);
+                Require.positiveFinite(Parameter.SCALE, scale);
             } else {
-                Require.positiveFinite("target epsilon", targetEpsilon);
+                Require.positiveFinite(Parameter.TARGET_EPSILON, targetEpsilon);
             }
         }
 
@@ -80,7 +81,7 @@ public final class Releases {
 
     /** GWM (Theorem 3.3) at sensitivity {@code Delta_G}. */
     public static Release gwm(Setting s, double deltaG) {
-        Require.finiteNonNegative("Delta_G", deltaG);
+        Require.finiteNonNegative(Parameter.PUFFERFISH_SENSITIVITY, deltaG);
         String how = s.family().renyiExact() ? "closed form R_alpha(noise, Delta_G)" : "Lemma D.1 upper bound (corrected)";
         if (deltaG == 0) {
             return release("GWM", s, 0, s.scale(), 0, Double.NaN, "Delta_G = 0: every conditional law is the same; no noise needed");
@@ -118,8 +119,8 @@ public final class Releases {
 
     /** GAWM (Theorem 4.3) at radius {@code Delta_{G,delta}} for the approximation's {@code delta}. */
     public static Release gawm(Setting s, double nearRadius, double delta) {
-        Require.finiteNonNegative("Delta_G,delta", nearRadius);
-        Require.openUnitInterval("approximation delta", delta);
+        Require.finiteNonNegative(Parameter.APPROXIMATE_SENSITIVITY, nearRadius);
+        Require.openUnitInterval(Parameter.APPROXIMATION_DELTA, delta);
         String name = "GAWM (delta=" + delta + ")";
         String how = "R_alpha(noise, Delta_G,delta) + alpha/(alpha-1) log(1/(1-delta)) (Theorem 4.3), (alpha, eps, delta)-approximate RPP";
         DoubleUnaryOperator eps = scale -> Mechanisms.gawm(s.family().withScale(scale), nearRadius, s.alpha(), delta);
@@ -139,7 +140,7 @@ public final class Releases {
     /** The Cauchy mechanism in the paper's printed form (Corollary 4.1, k = 2, alpha = 2, d = 1) at {@code scale}: valid, looser. */
     public static Release cauchyPaperForm(Setting s, double w2, double scale) {
         if (!(s.family() instanceof Noise.Cauchy c && c.k() == 2 && s.alpha() == 2)) {
-            throw new BadInputException("noise", s.family().family(), "the paper form of Corollary 4.1 is for Cauchy noise (k = 2) at alpha = 2");
+            throw new BadInputException(Parameter.NOISE, s.family().family(), "the paper form of Corollary 4.1 is for Cauchy noise (k = 2) at alpha = 2");
         }
         double eps = Mechanisms.cauchyCorollary41(w2, (Noise.Cauchy) s.family().withScale(scale), 1, 2, 1, true);
         return release("Cor. 4.1 (paper form)", s, w2, scale, eps, Double.NaN,

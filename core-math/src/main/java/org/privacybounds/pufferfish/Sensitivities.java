@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The Wasserstein sensitivities of a Pufferfish framework whose conditional laws of the query,
@@ -46,7 +47,7 @@ public final class Sensitivities {
      */
     public static Result of(Map<String, DiscreteLaw> laws, double p, double delta) {
         if (laws.size() < 2) {
-            throw new BadInputException("secrets", laws.keySet(), "need at least two secret values with data");
+            throw new BadInputException(Parameter.SECRETS, laws.keySet(), "need at least two secret values with data");
         }
         List<String> names = new ArrayList<>(laws.keySet());
         double lo = Double.POSITIVE_INFINITY;

@@ -3,6 +3,7 @@ package org.privacybounds.quantized;
 import java.io.Serializable;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The b-bit code grid of Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 5: a value g in (-0.5, 0.5] is stored as the integer
@@ -16,7 +17,7 @@ public record CodeGrid(int bits) implements Serializable {
 
     public CodeGrid {
         if (bits < 1 || bits > MAX_BITS) {
-            throw new BadInputException("bits", bits, "must be an integer in 1.." + MAX_BITS);
+            throw new BadInputException(Parameter.BITS, bits, "must be an integer in 1.." + MAX_BITS);
         }
     }
 
@@ -48,7 +49,7 @@ public record CodeGrid(int bits) implements Serializable {
     /** The code of a value g in (-0.5, 0.5]. */
     public int code(double g) {
         if (!(g > -0.5 && g <= 0.5)) {
-            throw new BadInputException("value", g, "must be in (-0.5, 0.5]");
+            throw new BadInputException(Parameter.VALUE, g, "must be in (-0.5, 0.5]");
         }
         return (int) Math.ceil(g * size());
     }

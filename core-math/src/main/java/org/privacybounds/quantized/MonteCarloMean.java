@@ -2,6 +2,7 @@ package org.privacybounds.quantized;
 
 import org.apache.commons.statistics.distribution.TDistribution;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The mean of Monte Carlo values known to lie in [0, R], with two confidence intervals:
@@ -59,7 +60,7 @@ public record MonteCarloMean(int trials, double mean, double stdError, double co
             if ("student-t".equals(text)) {
                 return STUDENT;
             }
-            throw new BadInputException("ci", text, "must be empirical-bernstein or student-t-approximate");
+            throw new BadInputException(Parameter.CONFIDENCE_INTERVAL, text, "must be empirical-bernstein or student-t-approximate");
         }
     }
 
@@ -67,10 +68,10 @@ public record MonteCarloMean(int trials, double mean, double stdError, double co
     public static MonteCarloMean of(double[] values, double range, double confidence) {
         int n = values.length;
         if (n < 2) {
-            throw new BadInputException("trials", n, "need at least 2 trials for a confidence interval");
+            throw new BadInputException(Parameter.TRIALS, n, "need at least 2 trials for a confidence interval");
         }
         if (!(confidence > 0 && confidence < 1)) {
-            throw new BadInputException("confidence", confidence, "must be in (0, 1)");
+            throw new BadInputException(Parameter.CONFIDENCE, confidence, "must be in (0, 1)");
         }
         double s = 0;
         double c = 0; // Kahan compensation

@@ -9,6 +9,7 @@ import org.apache.commons.numbers.gamma.Erfcx;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * A b-bit quantized distribution (Liu, Wang and Xia, "Smoothed Differential Privacy", Definition 5): a Gaussian or Laplace law restricted to
@@ -78,28 +79,28 @@ public final class QuantizedDistribution implements Serializable {
 
     /** The b-bit Gaussian N_b(mu, sigma^2). */
     public static QuantizedDistribution gaussian(double mu, double sigma, int bits) {
-        check(mu, sigma, "sigma");
+        check(mu, sigma, Parameter.SIGMA);
         return new QuantizedDistribution(Family.GAUSSIAN, mu, sigma, new CodeGrid(bits), "gauss:" + fmt(mu) + ":" + fmt(sigma));
     }
 
     /** The b-bit Laplace law with mean mu and standard deviation sigma (scale sigma / sqrt 2). */
     public static QuantizedDistribution laplace(double mu, double sigma, int bits) {
-        check(mu, sigma, "sigma");
+        check(mu, sigma, Parameter.SIGMA);
         return new QuantizedDistribution(Family.LAPLACE, mu, sigma / SQRT2, new CodeGrid(bits), "laplace:" + fmt(mu) + ":" + fmt(sigma));
     }
 
     /** The b-bit Laplace law with mean mu and scale b (standard deviation b sqrt 2). */
     public static QuantizedDistribution laplaceScale(double mu, double b, int bits) {
-        check(mu, b, "scale");
+        check(mu, b, Parameter.SCALE);
         return new QuantizedDistribution(Family.LAPLACE, mu, b, new CodeGrid(bits), "laplace-scale:" + fmt(mu) + ":" + fmt(b));
     }
 
-    private static void check(double mu, double s, String name) {
+    private static void check(double mu, double s, Parameter name) {
         if (!(s > 0) || Double.isInfinite(s)) {
             throw new BadInputException(name, s, "must be a finite number > 0");
         }
         if (!Double.isFinite(mu)) {
-            throw new BadInputException("mu", mu, "must be a finite number");
+            throw new BadInputException(Parameter.MU, mu, "must be a finite number");
         }
     }
 

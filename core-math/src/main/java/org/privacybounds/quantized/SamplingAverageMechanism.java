@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.smoothed.Direction;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -133,10 +134,10 @@ public final class SamplingAverageMechanism {
 
     private static void checkBatchSize(CodeGrid grid, int sampleSize) {
         if (sampleSize < 1) {
-            throw new BadInputException("T", sampleSize, "must be >= 1");
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "must be >= 1");
         }
         if ((long) sampleSize * (grid.size() - 1) + 1 > 50_000_000L) {
-            throw new BadInputException("T", sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "T * 2^bits must stay below 5e7 (" + grid.bits() + " bits)");
         }
     }
 
@@ -147,17 +148,17 @@ public final class SamplingAverageMechanism {
     public static void checkSizes(CodeGrid grid, int sampleSize, long n) {
         checkBatchSize(grid, sampleSize);
         if (n < 1 || n > 1_000_000) {
-            throw new BadInputException("n", n, "the database must have 1..1000000 records");
+            throw new BadInputException(Parameter.N, n, "the database must have 1..1000000 records");
         }
         if (sampleSize > n) {
-            throw new BadInputException("T", sampleSize, "T must be <= n = " + n);
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "T must be <= n = " + n);
         }
         if (sampleSize < n && logBinomial((int) n, sampleSize) > MAX_LOG_SUBSETS) {
-            throw new BadInputException("T", sampleSize, "C(n, T) above e^" + (int) MAX_LOG_SUBSETS
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "C(n, T) above e^" + (int) MAX_LOG_SUBSETS
                     + " at n = " + n + ": the exact method's probabilities would leave double range");
         }
         if (sampleSize == n && n > 900) {
-            throw new BadInputException("T", sampleSize, "T = n is supported up to n = 900");
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "T = n is supported up to n = 900");
         }
     }
 
@@ -219,7 +220,7 @@ public final class SamplingAverageMechanism {
         int k = eps.length;
         Integer[] order = new Integer[k];
         for (int e = 0; e < k; e++) {
-            Require.finiteNonNegative("eps", eps[e]);
+            Require.finiteNonNegative(Parameter.EPS, eps[e]);
             order[e] = e;
         }
         Arrays.sort(order, (x, y) -> Double.compare(eps[x], eps[y]));

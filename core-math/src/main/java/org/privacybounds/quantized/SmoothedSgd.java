@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Smoothed DP of one SGD step on b-bit quantized gradients (Smoothed DP paper, Figure 2 right and Figure 5) from an
@@ -69,7 +70,7 @@ public final class SmoothedSgd {
     public record Grid(int k) implements Assignments {
         public Grid {
             if (k < 1 || k > MAX_GRID) {
-                throw new BadInputException("assignment grid K", k, "must be in 1.." + MAX_GRID);
+                throw new BadInputException(Parameter.ASSIGNMENT_GRID, k, "must be in 1.." + MAX_GRID);
             }
         }
 
@@ -94,7 +95,7 @@ public final class SmoothedSgd {
         public List<int[]> of(int n, int vertices) {
             twoVertices(this, vertices);
             if (n > MAX_ALL_N) {
-                throw new BadInputException("assignments", "all", "every assignment is limited to n <= " + MAX_ALL_N + " (n = " + n + "); use a grid");
+                throw new BadInputException(Parameter.ASSIGNMENTS, "all", "every assignment is limited to n <= " + MAX_ALL_N + " (n = " + n + "); use a grid");
             }
             List<int[]> out = new ArrayList<>();
             for (int n1 = n; n1 >= 0; n1--) {
@@ -106,7 +107,7 @@ public final class SmoothedSgd {
 
     private static void twoVertices(Assignments a, int vertices) {
         if (vertices != 2) {
-            throw new BadInputException("assignments", a, "a grid or every assignment needs exactly two distributions (" + vertices
+            throw new BadInputException(Parameter.ASSIGNMENTS, a, "a grid or every assignment needs exactly two distributions (" + vertices
                     + " given); use the endpoints");
         }
     }
@@ -192,10 +193,10 @@ public final class SmoothedSgd {
     public static StepBound bound(int n, int sampleSize, double eps, List<Estimate> estimates, MonteCarloMean.Interval ciMethod, int steps) {
         Objects.requireNonNull(ciMethod, "ciMethod");
         if (estimates.isEmpty()) {
-            throw new BadInputException("assignments", 0, "need at least one assignment");
+            throw new BadInputException(Parameter.ASSIGNMENTS, 0, "need at least one assignment");
         }
         if (steps < 1) {
-            throw new BadInputException("steps", steps, "must be >= 1");
+            throw new BadInputException(Parameter.STEPS, steps, "must be >= 1");
         }
         Estimate best = null;
         for (Estimate x : estimates) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The privacy of DP-SGD (Poisson sampling at rate q, Gaussian noise multiplier sigma, S steps) by RDP: the RDP of one
@@ -69,13 +70,13 @@ public final class DpSgdAccountant {
     /** eps after {@code steps} steps at rate q and noise multiplier sigma, for the given delta, over the given orders (> 1). */
     public static Result account(double q, double sigma, long steps, double delta, double[] orders) {
         if (steps < 0) {
-            throw new BadInputException("steps", steps, "must be >= 0");
+            throw new BadInputException(Parameter.STEPS, steps, "must be >= 0");
         }
         if (!(delta > 0 && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in (0, 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in (0, 1)");
         }
         if (orders.length == 0) {
-            throw new BadInputException("orders", "(none)", "give at least one order > 1");
+            throw new BadInputException(Parameter.ORDERS, "(none)", "give at least one order > 1");
         }
         List<Point> curve = new ArrayList<>();
         if (steps == 0) {

@@ -3,6 +3,7 @@ package org.privacybounds.rdp;
 import org.apache.commons.numbers.gamma.Erfc;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * GNMax (Papernot et al. 2018), the DaRRM paper's baseline in Appendix D.2.1: the class with the most teacher votes after
@@ -35,10 +36,10 @@ public final class Gnmax {
      */
     public static Calibration calibrate(double epsilon, double delta) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new BadInputException("epsilon", epsilon, "must be a finite number > 0");
+            throw new BadInputException(Parameter.EPSILON, epsilon, "must be a finite number > 0");
         }
         if (!(delta > 0 && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in (0, 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in (0, 1)");
         }
         double lambdaMin = Math.log(1 / delta) / epsilon + 1;
         double bestVar = Double.POSITIVE_INFINITY;
@@ -52,7 +53,7 @@ public final class Gnmax {
             }
         }
         if (Double.isNaN(bestLambda)) {
-            throw new BadInputException("epsilon", epsilon, "too small for delta = " + delta + ": lambda_min = " + lambdaMin + " is beyond 500");
+            throw new BadInputException(Parameter.EPSILON, epsilon, "too small for delta = " + delta + ": lambda_min = " + lambdaMin + " is beyond 500");
         }
         return new Calibration(Math.sqrt(bestVar), bestLambda, epsilon, delta);
     }
@@ -64,7 +65,7 @@ public final class Gnmax {
      */
     public static double dataDependentRdp(int[] votes, double sigma, double lambda) {
         if (votes.length < 2) {
-            throw new BadInputException("votes", votes.length + " classes", "need at least two classes");
+            throw new BadInputException(Parameter.VOTES, votes.length + " classes", "need at least two classes");
         }
         int top = 0;
         for (int i = 1; i < votes.length; i++) {

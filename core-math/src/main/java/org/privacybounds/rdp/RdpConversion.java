@@ -1,6 +1,7 @@
 package org.privacybounds.rdp;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * From (alpha, rho)-RDP to (eps, delta)-DP, two proven conversions:
@@ -39,10 +40,10 @@ public enum RdpConversion {
     /** eps such that (alpha, rho)-RDP implies (eps, delta)-DP (never below 0). */
     public double epsilon(double alpha, double rho, double delta) {
         if (!(alpha > 1)) {
-            throw new BadInputException("alpha", alpha, "the conversion needs an order > 1");
+            throw new BadInputException(Parameter.ALPHA, alpha, "the conversion needs an order > 1");
         }
         if (!(delta > 0 && delta < 1)) {
-            throw new BadInputException("delta", delta, "must be in (0, 1)");
+            throw new BadInputException(Parameter.DELTA, delta, "must be in (0, 1)");
         }
         double eps = this == CLASSIC ? rho + Math.log(1 / delta) / (alpha - 1)
                 : rho + Math.log1p(-1 / alpha) - (Math.log(delta) + Math.log(alpha)) / (alpha - 1);

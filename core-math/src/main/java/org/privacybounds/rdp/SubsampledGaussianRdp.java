@@ -3,6 +3,7 @@ package org.privacybounds.rdp;
 import org.apache.commons.numbers.combinatorics.LogBinomialCoefficient;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * RDP of one step of the Poisson-subsampled Gaussian mechanism (each record is in the batch independently with
@@ -76,7 +77,7 @@ public final class SubsampledGaussianRdp {
      */
     public static double rdp(double q, double sigma, double alpha) {
         if (!(alpha > 1) || alpha > MAX_ORDER || Double.isNaN(alpha)) {
-            throw new BadInputException("alpha", alpha, "RDP orders must be in (1, " + (long) MAX_ORDER + "]");
+            throw new BadInputException(Parameter.ALPHA, alpha, "RDP orders must be in (1, " + (long) MAX_ORDER + "]");
         }
         int k = (int) Math.floor(alpha);
         if (alpha == k) {
@@ -90,13 +91,13 @@ public final class SubsampledGaussianRdp {
 
     private static void check(double q, double sigma, int alpha) {
         if (!(q >= 0 && q <= 1)) {
-            throw new BadInputException("q", q, "the sampling rate must be in [0, 1]");
+            throw new BadInputException(Parameter.SAMPLING_RATE, q, "the sampling rate must be in [0, 1]");
         }
         if (!(sigma > 0) || Double.isInfinite(sigma)) {
-            throw new BadInputException("sigma", sigma, "the noise multiplier must be a finite number > 0");
+            throw new BadInputException(Parameter.SIGMA, sigma, "the noise multiplier must be a finite number > 0");
         }
         if (alpha < 1 || alpha > MAX_ORDER) {
-            throw new BadInputException("alpha", alpha, "RDP orders must be in [1, " + (long) MAX_ORDER + "]");
+            throw new BadInputException(Parameter.ALPHA, alpha, "RDP orders must be in [1, " + (long) MAX_ORDER + "]");
         }
     }
 }

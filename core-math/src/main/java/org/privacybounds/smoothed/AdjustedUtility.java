@@ -2,6 +2,7 @@ package org.privacybounds.smoothed;
 
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The Bayesian adversary's adjusted utility for the sampling-histogram mechanism (Liu, Wang and Xia, "Smoothed Differential Privacy",
@@ -16,10 +17,15 @@ public final class AdjustedUtility {
 
     /** eps = ln(t / (1 - t)) for a threshold t in [0.5, 1). */
     public static double epsilonOfThreshold(double t) {
+        return Math.log(checkThreshold(t)) - Math.log1p(-t);
+    }
+
+    /** Checks a threshold t: in [0.5, 1), so that eps = ln(t/(1-t)) >= 0; returns it. */
+    public static double checkThreshold(double t) {
         if (!(t >= 0.5 && t < 1)) {
-            throw new BadInputException("t", t, "must be in [0.5, 1) (t = e^eps/(1+e^eps) with eps >= 0)");
+            throw new BadInputException(Parameter.THRESHOLD, t, "must be in [0.5, 1) (t = e^eps/(1+e^eps) with eps >= 0)");
         }
-        return Math.log(t) - Math.log1p(-t);
+        return t;
     }
 
     /**
@@ -31,7 +37,7 @@ public final class AdjustedUtility {
         mechanism.checkHistogram(h);
         double eps = epsilonOfThreshold(t);
         if (form == UtilityForm.EQ3 && h.length != 2) {
-            throw new BadInputException("form", "eq3", "Eq. (3) is implemented for m = 2 categories; use the Figure 1 form");
+            throw new BadInputException(Parameter.UTILITY_FORM, "eq3", "Eq. (3) is implemented for m = 2 categories; use the Figure 1 form");
         }
         double rel = SamplingHistogramMechanism.RELATIVE_TOLERANCE;
         double best = Double.NEGATIVE_INFINITY;
@@ -77,7 +83,7 @@ public final class AdjustedUtility {
             }
         }
         if (worst == null) {
-            throw new BadInputException("counts", "all records in one category and no neighbour", "need n >= 1");
+            throw new BadInputException(Parameter.COUNTS, "all records in one category and no neighbour", "need n >= 1");
         }
         double allowance = SamplingHistogramMechanism.FLOATING_POINT_ALLOWANCE;
         return new UtilityValue(t, eps, form, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + allowance,

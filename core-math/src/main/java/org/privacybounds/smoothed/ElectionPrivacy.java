@@ -3,6 +3,7 @@ package org.privacybounds.smoothed;
 import java.math.BigDecimal;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The privacy of publishing a two-candidate vote count when a fraction of ballots is lost at
@@ -48,7 +49,7 @@ public final class ElectionPrivacy {
 
     private static void checkVotes(long votesA, long votesB) {
         if (votesA < 0 || votesB < 0 || votesA + votesB > Integer.MAX_VALUE || votesA + votesB < 1) {
-            throw new BadInputException("votes", votesA + "," + votesB,
+            throw new BadInputException(Parameter.VOTES, votesA + "," + votesB,
                     "vote counts must be >= 0 with a total in [1, " + Integer.MAX_VALUE + "]");
         }
     }

@@ -8,9 +8,10 @@ import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogPmf;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
- * Seed 000 Algorithm 4: sample T records, then add the exponential-mechanism noise of Eq. (4) to
+ * The Smoothed DP paper's Algorithm 4: sample T records, then add the exponential-mechanism noise of Eq. (4) to
  * the sampled histogram: each coordinate independently, {@code Pr[y_j = v | c] = r^{|v - c|} / z(c)}
  * on v = 0, 1, 2, ..., with {@code r = e^{-noiseEpsilon/4}} and
  * {@code z(c) = (1 + r - r^{c+1}) / (1 - r)} (the Smoothed DP paper, Algorithm 4, Appendix A.3).
@@ -46,7 +47,7 @@ public final class NoisySamplingHistogramMechanism {
 
     public static NoisySamplingHistogramMechanism of(Sampling sampling, int sampleSize, double noiseEpsilon) {
         if (!(noiseEpsilon > 0) || Double.isInfinite(noiseEpsilon)) {
-            throw new BadInputException("noise eps", noiseEpsilon, "must be a finite number > 0");
+            throw new BadInputException(Parameter.NOISE_EPS, noiseEpsilon, "must be a finite number > 0");
         }
         return new NoisySamplingHistogramMechanism(sampling, sampleSize, noiseEpsilon);
     }
@@ -78,7 +79,7 @@ public final class NoisySamplingHistogramMechanism {
         SamplingHistogramMechanism.checkEpsilon(eps);
         long total = SamplingHistogramMechanism.of(sampling, sampleSize).checkHistogram(h);
         if (total > Integer.MAX_VALUE) {
-            throw new BadInputException("counts", "n = " + total, "the noisy mechanism's exact output law needs n <= " + Integer.MAX_VALUE);
+            throw new BadInputException(Parameter.COUNTS, "n = " + total, "the noisy mechanism's exact output law needs n <= " + Integer.MAX_VALUE);
         }
         int n = (int) total;
         int m = h.length;
@@ -135,7 +136,7 @@ public final class NoisySamplingHistogramMechanism {
     public double[] worstCase(int n, int m, double eps) {
         List<int[]> all = Compositions.of(n, m);
         if ((double) all.size() * work(m, n) > WORK_LIMIT * 10.0) {
-            throw new BadInputException("counts", "n = " + n + ", m = " + m,
+            throw new BadInputException(Parameter.COUNTS, "n = " + n + ", m = " + m,
                     "the worst case over all databases with noise is enumerated; too many databases for this limit");
         }
         double d = Double.NEGATIVE_INFINITY;
@@ -156,7 +157,7 @@ public final class NoisySamplingHistogramMechanism {
 
     private void checkWork(int m, int n) {
         if (work(m, n) > WORK_LIMIT) {
-            throw new BadInputException("T", sampleSize,
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize,
                     "with exponential noise the output law is enumerated exactly; T = " + sampleSize + " and m = " + m
                             + " need more than " + WORK_LIMIT + " operations: use a smaller T (e.g. n <= 200 for m = 2)");
         }

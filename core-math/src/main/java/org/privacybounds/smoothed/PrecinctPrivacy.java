@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The privacy of publishing one precinct's vote counts over m categories (candidates, then "other") when the published
@@ -39,18 +40,18 @@ public final class PrecinctPrivacy {
     public record Setting(Draw draw, BigDecimal fraction, double[] epsilons, double threshold) implements Serializable {
         public Setting {
             if (draw == Draw.LOST_FRACTION && !(fraction.signum() > 0 && fraction.compareTo(BigDecimal.ONE) < 0)) {
-                throw new BadInputException("lost fraction", fraction.toPlainString(), "must be in the open interval (0, 1)");
+                throw new BadInputException(Parameter.LOST_FRACTION, fraction.toPlainString(), "must be in the open interval (0, 1)");
             }
             if (draw == Draw.SAMPLE_FRACTION && !(fraction.signum() > 0 && fraction.compareTo(BigDecimal.ONE) <= 0)) {
-                throw new BadInputException("sample fraction", fraction.toPlainString(), "must be in (0, 1]");
+                throw new BadInputException(Parameter.SAMPLE_FRACTION, fraction.toPlainString(), "must be in (0, 1]");
             }
             if (epsilons.length == 0) {
-                throw new BadInputException("epsilon", "(none)", "give at least one eps");
+                throw new BadInputException(Parameter.EPSILON, "(none)", "give at least one eps");
             }
             for (double e : epsilons) {
                 SamplingHistogramMechanism.checkEpsilon(e);
             }
-            AdjustedUtility.epsilonOfThreshold(threshold);
+            AdjustedUtility.checkThreshold(threshold);
             epsilons = epsilons.clone();
         }
 
@@ -65,7 +66,7 @@ public final class PrecinctPrivacy {
         /** T for a precinct of n ballots. */
         public int sampleSize(long n) {
             // a precinct's n fits an int (checked where it is read), and T <= n
-            return Math.toIntExact(draw == Draw.LOST_FRACTION ? SampleSize.fromLostFraction(fraction, n) : SampleSize.fromSampleFraction(fraction, n));
+            return Math.toIntExact(draw == Draw.LOST_FRACTION ? SampleSize.ofLostFraction(fraction, n) : SampleSize.ofSampleFraction(fraction, n));
         }
 
         @Override
@@ -86,7 +87,7 @@ public final class PrecinctPrivacy {
         long n = 0;
         for (int c : counts) {
             if (c < 0) {
-                throw new BadInputException("counts", Arrays.toString(counts), "vote counts must be >= 0");
+                throw new BadInputException(Parameter.COUNTS, Arrays.toString(counts), "vote counts must be >= 0");
             }
             n += c;
         }

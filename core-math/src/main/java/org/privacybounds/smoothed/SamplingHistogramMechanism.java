@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The sampling-histogram mechanism M_H of Liu, Wang and Xia, "Smoothed Differential Privacy" (Algorithm 2, Appendix F): draw T records of
@@ -73,7 +74,7 @@ public final class SamplingHistogramMechanism implements Serializable {
     /** The mechanism that samples {@code sampleSize} records. */
     public static SamplingHistogramMechanism of(Sampling sampling, long sampleSize) {
         if (sampleSize < 0) {
-            throw new BadInputException("T", sampleSize, "must be >= 0");
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "must be >= 0");
         }
         return new SamplingHistogramMechanism(sampling, sampleSize);
     }
@@ -94,20 +95,20 @@ public final class SamplingHistogramMechanism implements Serializable {
     /** {@link #checkHistogram(int[])} for counts past the int range. */
     public long checkHistogram(long[] counts) {
         if (counts.length < 2) {
-            throw new BadInputException("counts", counts.length + " categories", "need at least 2 categories");
+            throw new BadInputException(Parameter.COUNTS, counts.length + " categories", "need at least 2 categories");
         }
         long n = 0;
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] < 0) {
-                throw new BadInputException("counts", "c" + (i + 1) + " = " + counts[i], "counts must be >= 0");
+                throw new BadInputException(Parameter.COUNTS, "c" + (i + 1) + " = " + counts[i], "counts must be >= 0");
             }
             n += counts[i];
         }
         if (n < 1 || n > MAX_N) {
-            throw new BadInputException("counts", "n = " + n, "the total n must be in [1, " + MAX_N + "]");
+            throw new BadInputException(Parameter.COUNTS, "n = " + n, "the total n must be in [1, " + MAX_N + "]");
         }
         if (sampling == Sampling.WITHOUT_REPLACEMENT && sampleSize > n) {
-            throw new BadInputException("T", sampleSize, "T must be <= n = " + n + " when sampling without replacement");
+            throw new BadInputException(Parameter.SAMPLE_SIZE, sampleSize, "T must be <= n = " + n + " when sampling without replacement");
         }
         return n;
     }
@@ -278,7 +279,7 @@ public final class SamplingHistogramMechanism implements Serializable {
 
     static void checkEpsilon(double eps) {
         if (!(eps >= 0) || Double.isInfinite(eps)) {
-            throw new BadInputException("eps", eps, "must be a finite number >= 0");
+            throw new BadInputException(Parameter.EPS, eps, "must be a finite number >= 0");
         }
     }
 }

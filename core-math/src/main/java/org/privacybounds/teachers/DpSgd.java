@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 
 import org.privacybounds.rdp.DpSgdAccountant;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Training a {@link LogisticModel} by DP-SGD (Abadi et al. 2016) or plain SGD with the same sampling: each step takes a
@@ -38,19 +39,19 @@ public final class DpSgd {
             implements Serializable {
         public Config {
             if (!(samplingRate > 0 && samplingRate <= 1)) {
-                throw new BadInputException("q", samplingRate, "the sampling rate must be in (0, 1]");
+                throw new BadInputException(Parameter.SAMPLING_RATE, samplingRate, "the sampling rate must be in (0, 1]");
             }
             if (!(epochs > 0) || Double.isInfinite(epochs)) {
-                throw new BadInputException("epochs", epochs, "must be a finite number > 0");
+                throw new BadInputException(Parameter.EPOCHS, epochs, "must be a finite number > 0");
             }
             if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
-                throw new BadInputException("learning rate", learningRate, "must be a finite number > 0");
+                throw new BadInputException(Parameter.LEARNING_RATE, learningRate, "must be a finite number > 0");
             }
             if (privateTraining && (!(noiseMultiplier > 0) || Double.isInfinite(noiseMultiplier))) {
-                throw new BadInputException("sigma", noiseMultiplier, "the noise multiplier must be a finite number > 0");
+                throw new BadInputException(Parameter.SIGMA, noiseMultiplier, "the noise multiplier must be a finite number > 0");
             }
             if (privateTraining && (!(clip > 0) || Double.isInfinite(clip))) {
-                throw new BadInputException("C", clip, "the clip norm must be a finite number > 0");
+                throw new BadInputException(Parameter.CLIP, clip, "the clip norm must be a finite number > 0");
             }
         }
 
@@ -73,7 +74,7 @@ public final class DpSgd {
     /** The (eps, delta) of DP-SGD training with these settings, per example of the shard (RDP accountant). */
     public static DpSgdAccountant.Result privacy(Config c, double delta) {
         if (!c.privateTraining()) {
-            throw new BadInputException("training", "plain SGD", "has no privacy guarantee");
+            throw new BadInputException(Parameter.TRAINING, "plain SGD", "has no privacy guarantee");
         }
         return DpSgdAccountant.account(c.samplingRate(), c.noiseMultiplier(), c.steps(), delta, DpSgdAccountant.defaultOrders());
     }

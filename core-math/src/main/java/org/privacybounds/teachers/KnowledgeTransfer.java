@@ -9,6 +9,7 @@ import org.privacybounds.ensemble.ErrorMetric;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The DaRRM paper's private knowledge transfer (Section 6.2, Appendix D.2): K teachers vote on query images; each query's
@@ -29,7 +30,7 @@ public final class KnowledgeTransfer {
 
         public static Method gnmax(String name, double sigma) {
             if (!(sigma > 0)) {
-                throw new BadInputException("sigma", sigma, "GNMax needs noise > 0");
+                throw new BadInputException(Parameter.SIGMA, sigma, "GNMax needs noise > 0");
             }
             return new Method(name, null, sigma);
         }
@@ -67,7 +68,7 @@ public final class KnowledgeTransfer {
         List<Accuracy> out = new ArrayList<>();
         for (int q : queries) {
             if (q < 1 || q > pool) {
-                throw new BadInputException("queries", q, "must be in 1.." + pool + " (the query images held out)");
+                throw new BadInputException(Parameter.QUERIES, q, "must be in 1.." + pool + " (the query images held out)");
             }
             double[][] acc = new double[methods.size()][draws];
             for (int d = 0; d < draws; d++) {
@@ -86,7 +87,7 @@ public final class KnowledgeTransfer {
                             label = b > a ? 1 : 0;
                         } else {
                             if (m.gamma().length != k + 1) {
-                                throw new BadInputException("gamma", m.gamma().length + " values", "needs K + 1 = " + (k + 1));
+                                throw new BadInputException(Parameter.GAMMA, m.gamma().length + " values", "needs K + 1 = " + (k + 1));
                             }
                             label = ErrorMetric.release(m.gamma(), votes.ones(votes.privateVotes(), image), noise).label();
                         }

@@ -3,6 +3,7 @@ package org.privacybounds.teachers;
 import java.io.Serializable;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Images as feature rows with binary labels (1 = the positive class, e.g. digit 8; 0 = the other).
@@ -13,14 +14,14 @@ import org.privacybounds.validation.BadInputException;
 public record LabelledImages(double[][] x, int[] y) implements Serializable {
     public LabelledImages {
         if (x.length != y.length) {
-            throw new BadInputException("images", x.length + " rows and " + y.length + " labels", "need one label per image");
+            throw new BadInputException(Parameter.IMAGES, x.length + " rows and " + y.length + " labels", "need one label per image");
         }
         for (int i = 0; i < x.length; i++) {
             if (x[i].length != x[0].length) {
-                throw new BadInputException("images", "row " + i + " has " + x[i].length + " features", "every row needs " + x[0].length);
+                throw new BadInputException(Parameter.IMAGES, "row " + i + " has " + x[i].length + " features", "every row needs " + x[0].length);
             }
             if (y[i] != 0 && y[i] != 1) {
-                throw new BadInputException("labels", "row " + i + ": " + y[i], "labels must be 0 or 1");
+                throw new BadInputException(Parameter.LABELS, "row " + i + ": " + y[i], "labels must be 0 or 1");
             }
         }
     }

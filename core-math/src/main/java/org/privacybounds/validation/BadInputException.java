@@ -4,38 +4,66 @@ package org.privacybounds.validation;
  * A user-supplied value is outside what a computation allows. The message names the parameter,
  * the value given and what is allowed, in one line, so a command line can print it as it is.
  *
+ * <p>The parameter is a typed {@link Parameter} key (and, for an element, a qualifier such as {@code [2]}), which a command
+ * line maps to its own option name; a name the caller chose itself (an option or a file it was given) is kept as it is.
+ *
  * <p>Example:
  * <pre>{@code
  * try {
  *     SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, -1);
  * } catch (BadInputException e) {
- *     System.err.println(e.getMessage());   // "T = -1: must be >= 0"-style: the parameter, the value, what is allowed
+ *     System.err.println(e.getMessage());   // "T = -1: must be >= 0": the parameter, the value, what is allowed
+ *     e.key();                              // Parameter.SAMPLE_SIZE
  * }
  * }</pre>
  */
 public final class BadInputException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    private final Parameter key;
+    private final String qualifier;
     private final String parameter;
     private final String value;
     private final String allowed;
 
     /**
-     * @param parameter the parameter's name as the mathematics writes it ("eps", "T", "n", "counts"); a command line
-     *                  shows its own option name instead ({@link #renamed})
-     * @param value     the value given
-     * @param allowed   what is allowed, e.g. "must be in (0, 1)"
+     * @param key     the parameter
+     * @param value   the value given
+     * @param allowed what is allowed, e.g. "must be in (0, 1)"
      */
-    public BadInputException(String parameter, Object value, String allowed) {
-        super(parameter + " = " + shown(value) + ": " + allowed);
+    public BadInputException(Parameter key, Object value, String allowed) {
+        this(key, "", value, allowed);
+    }
+
+    /**
+     * @param key       the parameter
+     * @param qualifier which part of it, appended to its name: "[2]" for an element, " file:cov.csv" for a source
+     * @param value     the value given
+     * @param allowed   what is allowed
+     */
+    public BadInputException(Parameter key, String qualifier, Object value, String allowed) {
+        this(key, qualifier, key.symbol() + qualifier, shown(value), allowed);
+    }
+
+    /**
+     * A parameter named by the caller itself: an option or a file it was given ("--sample-size", "--data"), shown as it is.
+     */
+    public BadInputException(String name, Object value, String allowed) {
+        this(null, "", name, shown(value), allowed);
+    }
+
+    private BadInputException(Parameter key, String qualifier, String parameter, String value, String allowed) {
+        super(parameter + " = " + value + ": " + allowed);
+        this.key = key;
+        this.qualifier = qualifier;
         this.parameter = parameter;
-        this.value = shown(value);
+        this.value = value;
         this.allowed = allowed;
     }
 
-    /** The same complaint about the same value under another name (a command line's option for this parameter). */
+    /** The same complaint about the same value under another name (a command line's option for this parameter, with the qualifier). */
     public BadInputException renamed(String name) {
-        BadInputException e = new BadInputException(name, value, allowed);
+        BadInputException e = new BadInputException(key, qualifier, name + qualifier, value, allowed);
         e.setStackTrace(getStackTrace());
         return e;
     }
@@ -51,8 +79,18 @@ public final class BadInputException extends IllegalArgumentException {
         return s.length() <= 200 ? s : s.substring(0, 120) + "... (" + s.length() + " characters)";
     }
 
-    /** The name of the offending parameter (e.g. {@code eta} or {@code counts[2]}). */
+    /** The parameter as the message names it (e.g. {@code eta} or {@code counts[2]}). */
     public String parameter() {
         return parameter;
+    }
+
+    /** The typed parameter, or null when the caller named it ({@link #BadInputException(String, Object, String)}). */
+    public Parameter key() {
+        return key;
+    }
+
+    /** Which part of the parameter ("[2]"), or "". */
+    public String qualifier() {
+        return qualifier;
     }
 }

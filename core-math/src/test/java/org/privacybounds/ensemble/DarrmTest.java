@@ -111,10 +111,11 @@ class DarrmTest {
             int m = 2 * i + 1;
             assertEquals(approx[i], NoiseFunctions.pConst(m, EPS, 1 - Math.pow(1 - 1e-5, m), 11, 11e-5), 1e-6, "m = " + m);
         }
-        BadInputException e = assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 0.5, 0.4, 1}));
+        BadInputException e = assertThrows(BadInputException.class, () -> NoiseFunctions.check(new double[] {1, 0.5, 0.4, 1}));
         assertTrue(e.getMessage().contains("symmetric"));
-        assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 1.5, 1.5, 1}));
-        assertThrows(BadInputException.class, () -> NoiseFunctions.check("gamma", new double[] {1, 1, 1}));
+        assertEquals("gamma(1)", e.parameter());
+        assertThrows(BadInputException.class, () -> NoiseFunctions.check(new double[] {1, 1.5, 1.5, 1}));
+        assertThrows(BadInputException.class, () -> NoiseFunctions.check(new double[] {1, 1, 1}));
         assertThrows(BadInputException.class, () -> NoiseFunctions.subsampling(11, 12));
     }
 

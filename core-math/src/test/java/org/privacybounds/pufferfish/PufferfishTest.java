@@ -398,7 +398,8 @@ class PufferfishTest {
         assertEquals(2 * 1.5 * (Math.exp(-0.5) + Math.exp(-1)), Applications.langevin(2, 1.5, 0.5, new double[] {1, 2}, false), 1e-12);
         assertEquals(2 * 1.5 * (Math.exp(-1) + Math.exp(-2)), Applications.langevin(2, 1.5, 0.5, new double[] {1, 2}, true), 1e-12);
         assertEquals(2 * 0.25 + 1, Applications.weaklyDependent(0.25, 1), 0);
-        BadInputException e = assertThrows(BadInputException.class, () -> Applications.covariance("cov", new double[][] {{1, 2}, {2, 1}}));
+        BadInputException e = assertThrows(BadInputException.class, () -> Applications.covariance(" file:cov.csv", new double[][] {{1, 2}, {2, 1}}));
+        assertEquals("covariance file:cov.csv", e.parameter());
         assertTrue(e.getMessage().contains("positive definite"), e.getMessage());
     }
 }

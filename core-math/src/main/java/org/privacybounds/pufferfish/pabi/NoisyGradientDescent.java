@@ -8,6 +8,7 @@ import org.apache.commons.math3.linear.RealMatrix;
 import org.privacybounds.pufferfish.Applications;
 import org.privacybounds.pufferfish.Noise;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 import org.privacybounds.validation.Require;
 
 /**
@@ -28,15 +29,15 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         public Setting {
-            Require.positiveFinite("L", lipschitz);
-            Require.finiteNonNegative("L_data", dataLipschitz);
-            Require.positiveFinite("sigma", sigma);
-            Require.positiveFinite("step size", stepSize);
-            Require.renyiOrder("alpha", alpha);
+            Require.positiveFinite(Parameter.LIPSCHITZ, lipschitz);
+            Require.finiteNonNegative(Parameter.DATA_LIPSCHITZ, dataLipschitz);
+            Require.positiveFinite(Parameter.SIGMA, sigma);
+            Require.positiveFinite(Parameter.STEP_SIZE, stepSize);
+            Require.renyiOrder(Parameter.ALPHA, alpha);
             if (alpha == Double.POSITIVE_INFINITY) {
-                throw new BadInputException("alpha", "inf", "Gaussian noise has no pure guarantee; give a finite alpha > 1");
+                throw new BadInputException(Parameter.ALPHA, "inf", "Gaussian noise has no pure guarantee; give a finite alpha > 1");
             }
-            Require.finiteNonNegative("secret distance", secretDistance);
+            Require.finiteNonNegative(Parameter.SECRET_DISTANCE, secretDistance);
         }
 
         /** {@code s_t = eta min(2L, C |rho_t| D)}. */
@@ -69,7 +70,7 @@ public final class NoisyGradientDescent {
 
         public Constant {
             if (!(value >= -1 && value <= 1)) {
-                throw new BadInputException("rho", "const:" + value, "rho must be in [-1, 1]");
+                throw new BadInputException(Parameter.RHO, "const:" + value, "rho must be in [-1, 1]");
             }
         }
 
@@ -135,17 +136,17 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         public Matrix {
-            Applications.covariance("covariance " + label, covariance);
+            Applications.covariance(" " + label, covariance);
         }
 
         @Override
         public double[] rho(int steps, int secretIndex) {
             int n = covariance.length;
             if (steps > n) {
-                throw new BadInputException("T", steps, "the covariance in " + label + " has " + n + " variables; at most " + n + " steps");
+                throw new BadInputException(Parameter.SAMPLE_SIZE, steps, "the covariance in " + label + " has " + n + " variables; at most " + n + " steps");
             }
             if (secretIndex > n) {
-                throw new BadInputException("secret index", secretIndex, "the covariance in " + label + " has " + n + " variables");
+                throw new BadInputException(Parameter.SECRET_INDEX, secretIndex, "the covariance in " + label + " has " + n + " variables");
             }
             double[] r = new double[steps];
             double v = covariance[secretIndex - 1][secretIndex - 1];
@@ -161,13 +162,13 @@ public final class NoisyGradientDescent {
      * (t = i: {@code ||a - b||}), from the (nm x nm) covariance of (X_1..X_n); i is 1-based.
      */
     public static double[] conditionalShifts(double[][] covariance, int m, int secretIndex, double[] aMinusB) {
-        RealMatrix s = Applications.covariance("covariance", covariance);
+        RealMatrix s = Applications.covariance("", covariance);
         if (m < 1 || covariance.length % m != 0 || aMinusB.length != m) {
-            throw new BadInputException("m", m, "must divide the covariance size " + covariance.length + " and equal the length of a - b");
+            throw new BadInputException(Parameter.BLOCK_SIZE, m, "must divide the covariance size " + covariance.length + " and equal the length of a - b");
         }
         int n = covariance.length / m;
         if (secretIndex < 1 || secretIndex > n) {
-            throw new BadInputException("secret index", secretIndex, "must be in 1.." + n);
+            throw new BadInputException(Parameter.SECRET_INDEX, secretIndex, "must be in 1.." + n);
         }
         int i0 = (secretIndex - 1) * m;
         RealMatrix sii = s.getSubMatrix(i0, i0 + m - 1, i0, i0 + m - 1);
@@ -198,9 +199,9 @@ public final class NoisyGradientDescent {
      * {@code D_alpha(W_T || W'_T) <= 2 alpha L^2 / (sigma^2 (T - i + 1))}.
      */
     public static double feldman(double alpha, double lipschitz, double sigma, int steps, int secretIndex) {
-        Require.renyiOrder("alpha", alpha);
+        Require.renyiOrder(Parameter.ALPHA, alpha);
         if (secretIndex < 1 || secretIndex > steps) {
-            throw new BadInputException("secret index", secretIndex, "must be in 1.." + steps);
+            throw new BadInputException(Parameter.SECRET_INDEX, secretIndex, "must be in 1.." + steps);
         }
         return 2 * alpha * lipschitz * lipschitz / (sigma * sigma * (steps - secretIndex + 1));
     }

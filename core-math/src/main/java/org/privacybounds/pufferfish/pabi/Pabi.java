@@ -1,9 +1,10 @@
 package org.privacybounds.pufferfish.pabi;
 
+import java.util.function.DoubleUnaryOperator;
 
 import org.privacybounds.pufferfish.Noise;
 import org.privacybounds.validation.BadInputException;
-import org.privacybounds.validation.Require;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Dataset-dependent privacy amplification by iteration (Theorem 5.2): for a contractive noisy
@@ -79,10 +80,14 @@ public final class Pabi {
      * at every step. For AVERAGE a horizon whose prefix condition fails is an error naming T.
      */
     public static double[] curve(double[] s, Noise noise, double alpha, Strategy strategy) {
-        Require.renyiOrder("alpha", alpha);
+        return curve(s, noise.renyi(alpha), strategy);
+    }
+
+    /** The same with the divergence as a function of the shift ({@link Noise#renyi(double)}: its order checked once). */
+    static double[] curve(double[] s, DoubleUnaryOperator renyi, Strategy strategy) {
         for (int t = 0; t < s.length; t++) {
             if (!(s[t] >= 0) || Double.isInfinite(s[t])) {
-                throw new BadInputException("s[" + (t + 1) + "]", s[t], "data shifts must be finite numbers >= 0");
+                throw new BadInputException(Parameter.STEP_SIZES, "[" + (t + 1) + "]", s[t], "data shifts must be finite numbers >= 0");
             }
         }
         double[] eps = new double[s.length];
@@ -90,23 +95,23 @@ public final class Pabi {
             case PER_STEP -> {
                 double sum = 0;
                 for (int t = 0; t < s.length; t++) {
-                    sum += noise.renyi(alpha, s[t]);
+                    sum += renyi.applyAsDouble(s[t]);
                     eps[t] = sum;
                 }
             }
             case AVERAGE -> {
                 int bad = firstInvalidAverageHorizon(s);
                 if (bad > 0) {
-                    throw new BadInputException("strategy", "average", "needs every prefix average S(t)/t >= S(T)/T; it fails at T = " + bad
+                    throw new BadInputException(Parameter.STRATEGY, "average", "needs every prefix average S(t)/t >= S(T)/T; it fails at T = " + bad
                             + " (the data shifts grow); use the minorant or per-step strategy");
                 }
                 double prefix = 0;
                 for (int t = 0; t < s.length; t++) {
                     prefix += s[t];
-                    eps[t] = (t + 1) * noise.renyi(alpha, prefix / (t + 1));
+                    eps[t] = (t + 1) * renyi.applyAsDouble(prefix / (t + 1));
                 }
             }
-            case MINORANT -> minorant(s, noise, alpha, eps);
+            case MINORANT -> minorant(s, renyi, eps);
             default -> throw new IllegalStateException();
         }
         return eps;
@@ -117,7 +122,7 @@ public final class Pabi {
      * segment of length dt and rise dS costs dt R_alpha(dS/dt); the stack also holds the running sum of
      * the costs up to each hull point, so a pop never subtracts.
      */
-    private static void minorant(double[] s, Noise noise, double alpha, double[] eps) {
+    private static void minorant(double[] s, DoubleUnaryOperator renyi, double[] eps) {
         int n = s.length;
         long[] ht = new long[n + 1];
         double[] hs = new double[n + 1];
@@ -140,7 +145,7 @@ public final class Pabi {
                 size--;
             }
             double dt = t - ht[size - 1];
-            double cost = dt * noise.renyi(alpha, (prefix - hs[size - 1]) / dt);
+            double cost = dt * renyi.applyAsDouble((prefix - hs[size - 1]) / dt);
             ht[size] = t;
             hs[size] = prefix;
             cum[size] = cum[size - 1] + cost;

@@ -17,6 +17,7 @@ import org.apache.commons.math3.optim.linear.Relationship;
 import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * A set Pi of distributions over m categories: the data distributions of smoothed DP (Liu, Wang and Xia, "Smoothed Differential Privacy",
@@ -175,7 +176,7 @@ public final class DistributionSet implements Serializable {
      */
     public DistributionSet symmetricFold() {
         if (m != 2) {
-            throw new BadInputException("symmetric fold", "m = " + m, "the symmetric fold is defined for two categories only");
+            throw new BadInputException(Parameter.SYMMETRIC_FOLD, "m = " + m, "the symmetric fold is defined for two categories only");
         }
         int best = 0;
         double q = 0;

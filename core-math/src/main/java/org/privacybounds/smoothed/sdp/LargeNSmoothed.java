@@ -13,6 +13,7 @@ import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Certified delta_SDP (Liu, Wang and Xia, "Smoothed Differential Privacy", Algorithm 1) for two categories and at most two vertices at large
@@ -133,11 +134,11 @@ public final class LargeNSmoothed {
 
     public LargeNSmoothed(long n, long sampleSize, DistributionSet vertices, double[] eps, DeltaSource source, Options options) {
         if (vertices.categories() != 2 || vertices.size() > 2) {
-            throw new BadInputException("Pi", vertices.size() + " vertices over " + vertices.categories() + " categories",
+            throw new BadInputException(Parameter.PI, vertices.size() + " vertices over " + vertices.categories() + " categories",
                     "the large-n method needs two categories and at most two hull vertices");
         }
         if (n < 1) {
-            throw new BadInputException("n", n, "must be >= 1");
+            throw new BadInputException(Parameter.N, n, "must be >= 1");
         }
         this.n = n;
         this.sampleSize = sampleSize;
@@ -410,7 +411,7 @@ public final class LargeNSmoothed {
         progress.accept(String.format(Locale.ROOT, "slope bound, eps = %s: nothing excluded in %d halvings; up to %d more assignments "
                 + "at %.3g s each, about %.0f s", eps[e], PROJECT_AFTER_LEVELS, remaining, perPoint, seconds));
         if (seconds > workLimitSeconds) {
-            throw new BadInputException("work limit", String.format(Locale.ROOT, "%.0f s", workLimitSeconds), String.format(Locale.ROOT,
+            throw new BadInputException(Parameter.WORK_LIMIT, String.format(Locale.ROOT, "%.0f s", workLimitSeconds), String.format(Locale.ROOT,
                     "at eps = %s no bound separates the assignments (f is nearly flat or dominated by rare histograms, as with heavy loss): "
                             + "up to %d of them would be evaluated exactly, about %.0f s at the %.3g s each measured so far; "
                             + "raise the limit to run it", eps[e], remaining, seconds, perPoint));

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Smaller sets of distributions that bound delta_SDP from both sides when the convex hull of Pi has too many vertices.
@@ -59,7 +60,7 @@ public final class PolytopeBounds {
      */
     public static DistributionSet inner(DistributionSet points, int k, long seed) {
         if (k < 1) {
-            throw new BadInputException("max vertices", k, "must be >= 1");
+            throw new BadInputException(Parameter.MAX_VERTICES, k, "must be >= 1");
         }
         int m = points.categories();
         Set<Integer> chosen = new LinkedHashSet<>();

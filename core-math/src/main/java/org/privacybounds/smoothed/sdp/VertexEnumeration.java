@@ -10,6 +10,7 @@ import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Algorithm 1 exactly, for any number m of categories and l of vertices, organised so that its work splits over executors:
@@ -464,7 +465,7 @@ public final class VertexEnumeration {
     /** Checks that the tables of one task fit in int-indexed arrays. */
     public static void check(int n, int m) {
         if (binomial(n + m - 1, m - 1) > Integer.MAX_VALUE - 8) {
-            throw new BadInputException("n", n, "has more than 2^31 histograms over " + m + " categories; not enumerable");
+            throw new BadInputException(Parameter.N, n, "has more than 2^31 histograms over " + m + " categories; not enumerable");
         }
     }
 }

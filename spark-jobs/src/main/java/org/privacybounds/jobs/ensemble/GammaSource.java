@@ -95,7 +95,7 @@ public final class GammaSource {
         if (g.length != s.k + 1) {
             throw new UserInputException("--gamma", g.length + " values", "needs K + 1 = " + (s.k + 1) + " values, gamma(0..K)");
         }
-        NoiseFunctions.check("--gamma", g);
+        NoiseFunctions.check(g);
         return g;
     }
 

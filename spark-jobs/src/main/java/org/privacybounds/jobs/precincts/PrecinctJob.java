@@ -28,6 +28,7 @@ import org.privacybounds.smoothed.Direction;
 import org.privacybounds.smoothed.PrecinctPrivacy;
 import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 import com.univocity.parsers.csv.CsvParser;
 import com.univocity.parsers.csv.CsvParserSettings;
@@ -167,7 +168,7 @@ public final class PrecinctJob {
         List<String> columns = List.of(histograms.columns());
         for (String c : List.of("county", "precinct", "counts")) {
             if (!columns.contains(c)) {
-                throw new BadInputException("histograms", columns, "needs the columns county, precinct and counts (array<long>)");
+                throw new BadInputException(Parameter.HISTOGRAMS, columns, "needs the columns county, precinct and counts (array<long>)");
             }
         }
         JavaPairRDD<String, long[]> h = histograms.select("county", "precinct", "counts").javaRDD().mapToPair(r -> {

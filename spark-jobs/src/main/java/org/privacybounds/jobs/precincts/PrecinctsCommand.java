@@ -7,7 +7,6 @@ import static org.apache.spark.sql.functions.explode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serializable;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -34,9 +33,8 @@ import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
-import org.privacybounds.numeric.Decimals;
-import org.privacybounds.smoothed.AdjustedUtility;
 import org.privacybounds.smoothed.PrecinctPrivacy;
+import org.privacybounds.smoothed.SampleSize;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -200,21 +198,10 @@ public final class PrecinctsCommand extends BoundsCommand {
     record OtherName(String candidate, long rows, long votes, int category) implements Serializable {
     }
 
+    /** The draw of --lost-fraction or --sample-fraction: parsed and checked by core-math, where the fraction is born. */
     PrecinctPrivacy.Setting setting(double[] eps) {
-        String text = draw.lostFraction != null ? draw.lostFraction : draw.sampleFraction;
-        String option = draw.lostFraction != null ? "--lost-fraction" : "--sample-fraction";
-        BigDecimal f;
-        try {
-            f = Decimals.parse(text);
-        } catch (NumberFormatException e) {
-            throw new UserInputException(option, text, "must be a decimal number");
-        }
-        boolean lost = draw.lostFraction != null;
-        if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) > 0 || (lost && f.compareTo(BigDecimal.ONE) == 0)) {
-            throw new UserInputException(option, text, lost ? "must be in the open interval (0, 1)" : "must be in (0, 1]");
-        }
-        AdjustedUtility.epsilonOfThreshold(threshold);
-        return lost ? PrecinctPrivacy.Setting.lostFraction(f, eps, threshold) : PrecinctPrivacy.Setting.sampleFraction(f, eps, threshold);
+        return draw.lostFraction != null ? PrecinctPrivacy.Setting.lostFraction(SampleSize.parseLostFraction(draw.lostFraction), eps, threshold)
+                : PrecinctPrivacy.Setting.sampleFraction(SampleSize.parseSampleFraction(draw.sampleFraction), eps, threshold);
     }
 
     ObjectNode parameters(double[] eps) {

@@ -120,9 +120,6 @@ public final class PabiCommand extends BoundsCommand {
             }
             maxT = Math.max(maxT, t);
         }
-        if (secretIndex < 1 || secretIndex > maxT) {
-            throw new UserInputException("--secret-index", secretIndex, "must be in 1..max T = " + maxT);
-        }
         if (partitions < 0) {
             throw new UserInputException("--partitions", partitions, "must be >= 0");
         }

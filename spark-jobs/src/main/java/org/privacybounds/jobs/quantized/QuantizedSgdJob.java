@@ -20,6 +20,7 @@ import org.privacybounds.quantized.SmoothedSgd.Estimate;
 import org.privacybounds.quantized.SmoothedSgd.StepBound;
 import org.privacybounds.quantized.SmoothedSgd;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * The quantized-SGD Monte Carlo on a SparkSession the caller owns (it is never created or stopped here): for one n, every
@@ -51,16 +52,16 @@ public final class QuantizedSgdJob {
             implements Serializable {
         public Request {
             if (pi.length < 1) {
-                throw new BadInputException("Pi", 0, "needs at least one distribution");
+                throw new BadInputException(Parameter.PI, 0, "needs at least one distribution");
             }
             if (trials < 2) {
-                throw new BadInputException("trials", trials, "must be >= 2 (a confidence interval needs two values)");
+                throw new BadInputException(Parameter.TRIALS, trials, "must be >= 2 (a confidence interval needs two values)");
             }
             if (!(confidence > 0 && confidence < 1)) {
-                throw new BadInputException("confidence", confidence, "must be in (0, 1)");
+                throw new BadInputException(Parameter.CONFIDENCE, confidence, "must be in (0, 1)");
             }
             if (steps < 1) {
-                throw new BadInputException("steps", steps, "must be >= 1");
+                throw new BadInputException(Parameter.STEPS, steps, "must be >= 1");
             }
             pi = pi.clone();
             eps = eps.clone();

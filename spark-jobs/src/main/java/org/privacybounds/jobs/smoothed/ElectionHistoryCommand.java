@@ -31,7 +31,6 @@ import org.privacybounds.jobs.common.RunRecord;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
-import org.privacybounds.numeric.Decimals;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.AdjustedUtility;
 import org.privacybounds.smoothed.ElectionPrivacy;
@@ -133,14 +132,12 @@ public final class ElectionHistoryCommand extends BoundsCommand implements RunRe
         if (cols.length != 2 || cols[0].isBlank() || cols[1].isBlank() || cols[0].trim().equals(cols[1].trim())) {
             throw new UserInputException("--votes-columns", votesColumns, "must name exactly two different columns, e.g. votes_a,votes_b");
         }
-        AdjustedUtility.epsilonOfThreshold(threshold);
+        AdjustedUtility.checkThreshold(threshold);
         lostFraction = loss == null || (loss.lostFraction == null && loss.eta == null) ? "0.002" : loss.lostFraction;
         eta = loss == null ? null : loss.eta;
+        // parsed and checked once, by core-math; the executors compute T from the checked text
         if (lostFraction != null) {
-            BigDecimal f = parseDecimal("--lost-fraction", lostFraction);
-            if (f.signum() <= 0 || f.compareTo(BigDecimal.ONE) >= 0) {
-                throw new UserInputException("--lost-fraction", lostFraction, "must be in the open interval (0, 1)");
-            }
+            SampleSize.parseLostFraction(lostFraction);
         } else {
             SampleSize.parseEta(eta);
         }
@@ -379,14 +376,6 @@ public final class ElectionHistoryCommand extends BoundsCommand implements RunRe
         localFile = p;
         localRows = shape.rows();
         return InputFiles.sparkPath(p);
-    }
-
-    private static BigDecimal parseDecimal(String option, String v) {
-        try {
-            return Decimals.parse(v);
-        } catch (NumberFormatException e) {
-            throw new UserInputException(option, v, "must be a decimal number (|exponent| <= 1000)");
-        }
     }
 
     /**

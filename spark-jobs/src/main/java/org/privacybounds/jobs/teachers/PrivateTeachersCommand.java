@@ -135,6 +135,11 @@ public final class PrivateTeachersCommand extends BoundsCommand {
     protected void check() throws IOException {
         data = Installation.defaulted(spec, "--data", data);
         checkOptions();
+        // the training settings are checked by core-math where they are born (--batch-rate, --epochs, --learning-rate, then
+        // --noise-multiplier and --clip), before any image is read
+        plain = DpSgd.Config.sgd(batchRate, epochs, learningRate);
+        sigma = noiseMultiplier();
+        priv = DpSgd.Config.dpSgd(sigma, clip, batchRate, epochs, learningRate);
         qs = Ranges.doubles("--queries", queries).stream().mapToInt(v -> {
             if (v != Math.rint(v) || v < 1) {
                 throw new UserInputException("--queries", v, "numbers of queries must be integers >= 1");
@@ -149,9 +154,6 @@ public final class PrivateTeachersCommand extends BoundsCommand {
                 throw new UserInputException("--queries", q, "at most the " + pool + " held-out images (--holdout " + holdout + " of " + images.size() + ")");
             }
         }
-        sigma = noiseMultiplier();
-        priv = DpSgd.Config.dpSgd(sigma, clip, batchRate, epochs, learningRate);
-        plain = DpSgd.Config.sgd(batchRate, epochs, learningRate);
         // work: 2K teachers x steps x (q x shard) examples x 2 (features + 1) multiply-adds, at about 1e9 per core-second
         double work = 2.0 * k * priv.steps() * batchRate * Math.ceil((double) (images.size() - pool) / k) * 2 * (images.features() + 1) / 1e9;
         WorkLimit.check(spec, common, "--epochs, --batch-rate and --k", work, 64.0 * images.size() * (images.features() + 1));
@@ -346,21 +348,6 @@ public final class PrivateTeachersCommand extends BoundsCommand {
         }
         if (!(deltaPrime > 0 && deltaPrime < 1)) {
             throw new UserInputException("--delta-prime", deltaPrime, "must be in (0, 1)");
-        }
-        if (!(batchRate > 0 && batchRate <= 1)) {
-            throw new UserInputException("--batch-rate", batchRate, "must be in (0, 1]");
-        }
-        if (!(epochs > 0) || Double.isInfinite(epochs)) {
-            throw new UserInputException("--epochs", epochs, "must be a finite number > 0");
-        }
-        if (!(clip > 0) || Double.isInfinite(clip)) {
-            throw new UserInputException("--clip", clip, "must be a finite number > 0");
-        }
-        if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
-            throw new UserInputException("--learning-rate", learningRate, "must be a finite number > 0");
-        }
-        if (noise != null && noise.sigma != null && (!(noise.sigma > 0) || noise.sigma.isInfinite())) {
-            throw new UserInputException("--noise-multiplier", noise.sigma, "must be a finite number > 0");
         }
         if (noise != null && noise.epsilonTarget != null && (!(noise.epsilonTarget > 0) || noise.epsilonTarget.isInfinite())) {
             throw new UserInputException("--epsilon-target", noise.epsilonTarget, "must be a finite number > 0");
