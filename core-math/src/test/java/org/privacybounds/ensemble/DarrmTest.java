@@ -15,12 +15,16 @@ import org.apache.commons.numbers.fraction.BigFraction;
 import org.apfloat.Apfloat;
 import org.apfloat.ApfloatMath;
 import org.junit.jupiter.api.Test;
+import org.privacybounds.testing.ReferenceValues;
 import org.privacybounds.guarantee.Composition;
 import org.privacybounds.guarantee.Guarantee;
 import org.privacybounds.validation.BadInputException;
 
 /** Reference values of the DaRRM paper (recomputed) and property tests. */
 class DarrmTest {
+    /** The paper's tables and independently computed LP optima, each with its source. */
+    static final ReferenceValues REF = ReferenceValues.load("/ensemble/darrm-reference.txt");
+
     private static final double EPS = 0.1;
 
     static DarrmOptimizer.Result optimize(int k, double delta0, double m, double delta) {
@@ -33,30 +37,28 @@ class DarrmTest {
     void gammaOptK11ApproximateDp() {
         double d = 1e-5;
         DarrmOptimizer.Result r3 = optimize(11, d, 3, 1 - Math.pow(1 - d, 3));
-        assertArrayEquals(new double[] {0.939241, 0.542340, 1, 1, 0.977696, 1}, Arrays.copyOfRange(r3.gamma(), 6, 12), 1e-5);
-        assertEquals(-0.424403, r3.objective(), 1e-6);
+        assertArrayEquals(REF.values("gammaOpt.approximate.m3"), Arrays.copyOfRange(r3.gamma(), 6, 12), 1e-5);
+        assertEquals(REF.value("objective.approximate.m3"), r3.objective(), 1e-6);
         assertEquals(31824, r3.constraints());
         assertTrue(r3.maxCost() <= r3.bound());
         DarrmOptimizer.Result r5 = optimize(11, d, 5, 1 - Math.pow(1 - d, 5));
-        assertArrayEquals(new double[] {0.999969, 1, 0.984491, 0.996349, 1, 1}, Arrays.copyOfRange(r5.gamma(), 6, 12), 1e-5);
-        assertEquals(-0.463208, r5.objective(), 1e-6);
+        assertArrayEquals(REF.values("gammaOpt.approximate.m5"), Arrays.copyOfRange(r5.gamma(), 6, 12), 1e-5);
+        assertEquals(REF.value("objective.approximate.m5"), r5.objective(), 1e-6);
         DarrmOptimizer.Result r1 = optimize(11, d, 1, d);
         assertArrayEquals(NoiseFunctions.subsampling(11, 1), r1.gamma(), 1e-5, "gamma_opt = gamma_Sub at m = 1");
         assertEquals(-0.25, r1.objective(), 1e-6);
         DarrmOptimizer.Result r7 = optimize(11, d, 7, 1 - Math.pow(1 - d, 7));
-        assertEquals(-0.465672, r7.objective(), 1e-6);
+        assertEquals(REF.value("objective.approximate.m7"), r7.objective(), 1e-6);
     }
 
     @Test
     void gammaOptK11PureDpAndConstraintGenerationEqualsTheFullLp() {
-        double[][] want = {{0.994799, 0.061561, 1, 0.843594, 1, 1}, {0.939703, 0.542090, 1, 1, 0.977332, 1}, {1, 0.988180, 0.893982, 1, 1, 1},
-            {1, 1, 0.984443, 0.995998, 1, 1}};
-        double[] obj = {-0.367610, -0.424366, -0.451068, -0.463157};
+        double[] obj = REF.values("objective.pure.m2to5");
         ConstraintSet set = ConstraintSet.of(11, EPS, 0);
         assertEquals(364, set.size());
         for (int m = 2; m <= 5; m++) {
             DarrmOptimizer.Result r = optimize(11, 0, m, 0);
-            assertArrayEquals(want[m - 2], Arrays.copyOfRange(r.gamma(), 6, 12), 1e-5, "m = " + m);
+            assertArrayEquals(REF.values("gammaOpt.pure.m" + m), Arrays.copyOfRange(r.gamma(), 6, 12), 1e-5, "m = " + m);
             assertEquals(obj[m - 2], r.objective(), 1e-6);
             // the full LP over all 364 rows gives the same optimum
             double em = Math.exp(m * EPS);
@@ -79,7 +81,7 @@ class DarrmTest {
             for (double g : r.gamma()) {
                 assertEquals(1, g, 1e-9, "m = " + m + ": gamma_opt = 1 (no noise)");
             }
-            assertEquals(-0.465672, r.objective(), 1e-6);
+            assertEquals(REF.value("objective.pure.noNoise"), r.objective(), 1e-6);
         }
     }
 
@@ -101,12 +103,12 @@ class DarrmTest {
         }
         assertArrayEquals(NoiseFunctions.constant(11, 1), NoiseFunctions.doubleSubsampling(11, 6));
         // p_const: pure DP (tau = K, lambda = 0) and E1 (lambda = K Delta)
-        double[] pure = {0.099813, 0.297461, 0.489328, 0.672052, 0.842921, 1};
+        double[] pure = REF.values("pConst.pure.m1to11");
         for (int i = 0; i < pure.length; i++) {
             int m = 2 * i + 1;
             assertEquals(pure[i], NoiseFunctions.pConst(m, EPS, 0, 11, 0), 1e-6, "m = " + m);
         }
-        double[] approx = {0.099821, 0.297479, 0.489350, 0.672071};
+        double[] approx = REF.values("pConst.approximate.m1to7");
         for (int i = 0; i < approx.length; i++) {
             int m = 2 * i + 1;
             assertEquals(approx[i], NoiseFunctions.pConst(m, EPS, 1 - Math.pow(1 - 1e-5, m), 11, 11e-5), 1e-6, "m = " + m);
@@ -164,9 +166,6 @@ class DarrmTest {
     @Test
     void compositionTables() {
         // Tables 5, 2, 7, 9 (m = 1, 3, 5, 7), MNIST then Fashion-MNIST, Q = 20, 50, 100, delta' = 1e-4
-        double[][] eps = {{1.704, 2.837, 4.202}, {1.620, 2.695, 3.988}, {5.352, 9.901, 15.044}, {5.112, 9.382, 14.219}, {8.920, 18.428, 28.926},
-            {8.520, 17.398, 27.223}, {12.488, 28.392, 45.683}, {11.928, 26.738, 42.873}};
-        double[][] del = {{0.002, 0.005, 0.010}, {0.006, 0.015, 0.030}, {0.010, 0.025, 0.049}, {0.014, 0.035, 0.068}};
         int[] ms = {1, 3, 5, 7};
         int[] qs = {20, 50, 100};
         for (int i = 0; i < 4; i++) {
@@ -174,21 +173,23 @@ class DarrmTest {
                 double e = ms[i] * (d == 0 ? 0.0892 : 0.0852);
                 for (int j = 0; j < 3; j++) {
                     Guarantee g = general(qs[j], e, ms[i] * 1e-4, 1e-4);
-                    assertEquals(eps[2 * i + d][j], Math.round(g.epsilon() * 1000) / 1000.0, 1e-12, "m=" + ms[i] + " Q=" + qs[j]);
-                    assertEquals(del[i][j], Math.round(g.delta() * 1000) / 1000.0, 1e-12);
+                    assertEquals(REF.values("table.eps.m" + ms[i] + (d == 0 ? ".mnist" : ".fashion"))[j], Math.round(g.epsilon() * 1000) / 1000.0, 1e-12,
+                            "m=" + ms[i] + " Q=" + qs[j]);
+                    assertEquals(REF.values("table.delta.m" + ms[i])[j], Math.round(g.delta() * 1000) / 1000.0, 1e-12);
                 }
             }
         }
-        assertEquals(45.683002, general(100, 7 * 0.0892, 7e-4, 1e-4).epsilon(), 1e-6);
-        assertEquals(0.067722, general(100, 7 * 0.0892, 7e-4, 1e-4).delta(), 1e-6);
+        double[] sixDigits = REF.values("table.m7.mnist.q100.sixDigits");
+        assertEquals(sixDigits[0], general(100, 7 * 0.0892, 7e-4, 1e-4).epsilon(), 1e-6);
+        assertEquals(sixDigits[1], general(100, 7 * 0.0892, 7e-4, 1e-4).delta(), 1e-6);
         // Table 3: K = 35, eps = 0.1, Delta = 1e-5, delta' = 0.1
         int[] mm = {10, 13, 15, 20};
-        double[] m = {6.452149, 7.574231, 8.270836, 9.882296};
-        double[] dl = {0.100090, 0.100117, 0.100135, 0.100180};
-        double[] pc = {0.590301, 0.659705, 0.701422, 0.793540};
+        double[] m = REF.values("table3.m");
+        double[] dl = REF.values("table3.delta");
+        double[] pc = REF.values("table3.pConst");
         Guarantee all = general(35, 0.1, 1e-5, 0.1);
-        assertEquals(14.032780, all.epsilon() / 0.1, 1e-6);
-        assertEquals(0.100315, all.delta(), 1e-6);
+        assertEquals(REF.value("table3.tau"), all.epsilon() / 0.1, 1e-6);
+        assertEquals(REF.value("table3.lambda"), all.delta(), 1e-6);
         for (int i = 0; i < 4; i++) {
             Guarantee g = general(mm[i], 0.1, 1e-5, 0.1);
             assertEquals(m[i], g.epsilon() / 0.1, 1e-6);

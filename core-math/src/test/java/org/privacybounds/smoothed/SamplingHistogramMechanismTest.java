@@ -90,7 +90,7 @@ class SamplingHistogramMechanismTest {
 
     @Test
     void worstDatabaseAttainsTheDpDeltaTOverN() {
-        // spec H.3: n = 2000, h = 1, T = 1996 -> delta = 0.998 = T/n, for every eps
+        // a category of one record (n = 2000, T = 1996): delta = T/n = 0.998, the DP delta, for every eps (the worst case that makes the mechanism only (eps, T/n)-DP)
         for (double eps : new double[] {0, EPS_FIG1, 2, 7}) {
             ProfileValue v = profile(new int[] {1, 1999}, 1996, eps);
             assertEquals(0.998, v.delta(), 1e-13);
@@ -106,7 +106,7 @@ class SamplingHistogramMechanismTest {
 
     @Test
     void balancedElectionReferenceValue() {
-        // spec H.2 (mpmath, 50 digits): n = 2000, h = 1000, T = 1996, eps = ln(51/49)
+        // n = 2000, h = 1000, T = 1996, eps = ln(51/49): the exact sum computed independently in 50-digit arithmetic (mpmath)
         ProfileValue v = profile(new int[] {1000, 1000}, 1996, EPS_FIG1);
         assertEquals(0.361877279068545, v.delta(), 1e-14);
         assertNotNull(v.worst());

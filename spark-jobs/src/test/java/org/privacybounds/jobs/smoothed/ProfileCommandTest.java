@@ -29,7 +29,7 @@ class ProfileCommandTest {
         assertEquals(2000, j.get("n").asInt());
         assertEquals(1996, j.get("T").asInt());
         JsonNode first = j.get("results").get(0);
-        assertEquals(0.361877279068545, first.get("delta").asDouble(), 1e-14); // spec H.2
+        assertEquals(0.361877279068545, first.get("delta").asDouble(), 1e-14); // the exact sum in 50-digit arithmetic (mpmath), as in SamplingHistogramMechanismTest
         assertEquals(Math.log10(0.361877279068545), first.get("log10Delta").asDouble(), 1e-13);
         assertEquals(0.998, first.get("dpDelta").asDouble(), 1e-15);
         assertTrue(first.get("remark8Bound").isNull(), "eps below ln(1/(1-eta)): Remark 8 does not apply");
