@@ -231,8 +231,7 @@ public final class BayesAuditCommand extends BoundsCommand {
     }
 
     private ObjectNode json(List<BayesAudit.Row> rows) {
-        ObjectNode root = Json.object();
-        root.put("command", "bayes-audit");
+        ObjectNode root = resultObject();
         ObjectNode params = root.putObject("parameters");
         params.put("n", nList);
         params.set("epsilon", Json.MAPPER.valueToTree(eps));

@@ -3,6 +3,8 @@ package org.privacybounds.jobs.common;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -32,6 +34,13 @@ public abstract class BoundsCommand implements Callable<Integer> {
     /** The options every command shares. */
     public final CommonOptions common() {
         return common;
+    }
+
+    /** A new result object of this command, {"command": its name}; the command adds its parameters and results. */
+    public final ObjectNode resultObject() {
+        ObjectNode root = Json.object();
+        root.put("command", spec.name());
+        return root;
     }
 
     /** Checks every option and the inputs the estimate needs, and refuses a run beyond {@code --max-work}; writes nothing. */

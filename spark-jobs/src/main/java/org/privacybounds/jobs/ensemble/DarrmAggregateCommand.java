@@ -108,8 +108,7 @@ public final class DarrmAggregateCommand extends BoundsCommand {
         Guarantee perQuery = Guarantee.of(perEps, perDelta, "DaRRM, (m eps, delta) per query", 0);
         Guarantee simple = Composition.basic(perQuery, q);
         Guarantee general = Composition.general(perQuery, q, deltaPrime);
-        ObjectNode root = Json.object();
-        root.put("command", "darrm-aggregate");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         setting.echo(p);
         p.put("votes", votes.toString());

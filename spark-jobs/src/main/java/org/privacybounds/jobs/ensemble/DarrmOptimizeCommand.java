@@ -180,8 +180,7 @@ public final class DarrmOptimizeCommand extends BoundsCommand {
 
     private ObjectNode json(Optimized opt, Map<String, double[]> gammas, Map<String, ErrorMetric.Estimate> errors) {
         DarrmOptimizer.Result r = opt.result();
-        ObjectNode root = Json.object();
-        root.put("command", "darrm-optimize");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         setting.echo(p);
         p.put("verify", verify.trim().toLowerCase(Locale.ROOT));

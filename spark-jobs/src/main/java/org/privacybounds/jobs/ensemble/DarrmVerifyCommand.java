@@ -80,8 +80,7 @@ public final class DarrmVerifyCommand extends BoundsCommand {
                 : HighPrecisionVerifier.verifyScan(set, target, gamma, em, scan);
         double seconds = (System.nanoTime() - t0) / 1e9;
         Verdict dp = c.verdict();
-        ObjectNode root = Json.object();
-        root.put("command", "darrm-verify");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         setting.echo(p);
         p.put("gammaSource", source.describe());

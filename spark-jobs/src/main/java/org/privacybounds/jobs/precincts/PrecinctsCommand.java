@@ -144,8 +144,7 @@ public final class PrecinctsCommand extends BoundsCommand {
         }
         spec.commandLine().getErr().printf(Locale.ROOT, "precincts: %d files, %d rows, %d precincts of %s computed%n", files.size(), rows, precincts, office);
         OutputDir.mark(out, "compute");
-        ObjectNode root = Json.object();
-        root.put("command", "precincts");
+        ObjectNode root = resultObject();
         root.set("parameters", parameters(eps));
         root.set("categories", Json.MAPPER.valueToTree(categories.names()));
         root.put("files", files.size());

@@ -226,8 +226,7 @@ public final class PabiCommand extends BoundsCommand {
     }
 
     private ObjectNode json(int settingCount, List<Result> table) {
-        ObjectNode root = Json.object();
-        root.put("command", "pabi");
+        ObjectNode root = resultObject();
         ObjectNode par = root.putObject("parameters");
         par.put("steps", steps);
         par.set("correlation", Json.MAPPER.valueToTree(corrTexts));

@@ -209,8 +209,7 @@ public final class PufferfishSensitivityCommand extends BoundsCommand implements
             throw new UserInputException("--range", range, "must contain every observed value (" + observedLo + ".." + observedHi + ")");
         }
         double rangeWidth = declared != null ? declared[1] - declared[0] : r.range();
-        ObjectNode root = Json.object();
-        root.put("command", "pufferfish-sensitivity");
+        ObjectNode root = resultObject();
         root.set("parameters", parameters());
         root.put("rows", laws.rows());
         root.put("rowsWithoutSecret", laws.rowsWithoutSecret());

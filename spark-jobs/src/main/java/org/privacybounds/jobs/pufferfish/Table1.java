@@ -50,8 +50,7 @@ final class Table1 {
             }
             OutputDir.inputsRead(c.spec(), c.common());
         }
-        ObjectNode root = Json.object();
-        root.put("command", "pufferfish-sensitivity");
+        ObjectNode root = c.resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("table1", true);
         p.put("datasets", c.datasets.toString());

@@ -90,8 +90,7 @@ public final class QuantizedProfileCommand extends BoundsCommand {
         SamplingAverageMechanism m = new SamplingAverageMechanism(grid, t, mechanism.rounding());
         SamplingAverageMechanism.Value[] v = m.profile(h, eps, mechanism.neighborSet());
         SamplingHistogramMechanism shm = histogram ? SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t) : null;
-        ObjectNode root = Json.object();
-        root.put("command", "quantized-profile");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         if (codes != null) {
             p.put("codes", codes);

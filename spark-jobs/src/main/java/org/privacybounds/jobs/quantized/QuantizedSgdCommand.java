@@ -138,8 +138,7 @@ public final class QuantizedSgdCommand extends BoundsCommand {
         List<Timed> bounds = sweep(work, n -> spark == null ? QuantizedSgdJob.runLocal(n, mechanism.sampleSize(n), request, threads)
                 : QuantizedSgdJob.run(spark, n, mechanism.sampleSize(n), request, parts));
         List<StepBound> rows = bounds.stream().map(Timed::bound).toList();
-        ObjectNode root = Json.object();
-        root.put("command", "quantized-sgd");
+        ObjectNode root = resultObject();
         root.set("parameters", params);
         ArrayNode arr = root.putArray("rows");
         for (Timed b : bounds) {

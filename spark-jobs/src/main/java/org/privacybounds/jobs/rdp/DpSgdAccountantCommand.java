@@ -6,7 +6,6 @@ import java.util.Locale;
 import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.BoundsCommand;
 import org.privacybounds.jobs.common.Report;
-import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Ranges;
@@ -106,8 +105,7 @@ public final class DpSgdAccountantCommand extends BoundsCommand {
     }
 
     private ObjectNode json(DpSgdAccountant.Result r) {
-        ObjectNode root = Json.object();
-        root.put("command", "dp-sgd-accountant");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("samplingRate", q);
         p.put("noiseMultiplier", sigma);

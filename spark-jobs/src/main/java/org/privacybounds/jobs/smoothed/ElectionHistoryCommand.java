@@ -23,7 +23,6 @@ import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Csv;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Installation;
-import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
@@ -216,8 +215,7 @@ public final class ElectionHistoryCommand extends BoundsCommand implements RunRe
     }
 
     private ObjectNode json(List<Election> elections) {
-        ObjectNode root = Json.object();
-        root.put("command", "election-history");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("data", data);
         p.put("yearColumn", yearColumn);

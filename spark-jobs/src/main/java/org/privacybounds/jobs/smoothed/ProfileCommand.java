@@ -82,8 +82,7 @@ public final class ProfileCommand extends BoundsCommand {
     protected Report compute(OutputDir out) {
         SamplingHistogramMechanism shm = SamplingHistogramMechanism.of(mechanism.sampling(), t);
         shm.checkHistogram(h);
-        ObjectNode root = Json.object();
-        root.put("command", "profile");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("counts", counts);
         mechanism.echo(p);

@@ -182,8 +182,7 @@ public final class SmoothedCommand extends BoundsCommand {
     }
 
     private ObjectNode json(DistributionSet hull, String hullMethod, List<SmoothedValue> values, List<SmoothedRow> rows, List<SmoothedValue> lower) {
-        ObjectNode root = Json.object();
-        root.put("command", "smoothed");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("n", n);
         mechanism.echo(p);

@@ -125,8 +125,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         params.put("compose", compose);
         Path work = out == null ? null : out.workDir(params, spec.commandLine().getErr(), "smoothed-sweep");
         List<SmoothedRow> rows = sweep(spark, parts, work);
-        ObjectNode root = Json.object();
-        root.put("command", "smoothed-sweep");
+        ObjectNode root = resultObject();
         root.set("parameters", params);
         PiOptions.describe(root.putObject("hull"), hull, pi.hullDescription(), given.size());
         root.set("vertices", root.get("hull").get("vertices"));

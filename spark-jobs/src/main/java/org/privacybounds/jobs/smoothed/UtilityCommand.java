@@ -83,8 +83,7 @@ public final class UtilityCommand extends BoundsCommand {
     }
 
     private ObjectNode json(List<Row> rows) {
-        ObjectNode root = Json.object();
-        root.put("command", "utility");
+        ObjectNode root = resultObject();
         ObjectNode p = root.putObject("parameters");
         p.put("counts", counts);
         p.set("threshold", Json.MAPPER.valueToTree(ts));

@@ -181,8 +181,7 @@ public final class PrivateTeachersCommand extends BoundsCommand {
         List<AccuracyRow> rows = acc.stream().map(a -> new AccuracyRow(a, perEps, perDelta, KnowledgeTransfer.total(a.queries(), perEps, perDelta, deltaPrime))).toList();
         List<TeacherRow> teacherRows = IntStream.range(0, k).mapToObj(i -> new TeacherRow(i, split.shards()[i].size(), privAcc[i], plainAcc[i], eps, teacherDelta))
                 .toList();
-        ObjectNode root = Json.object();
-        root.put("command", "private-teachers");
+        ObjectNode root = resultObject();
         root.set("parameters", parameters());
         ObjectNode d = root.putObject("dataset");
         d.put("images", images.size());
