@@ -57,8 +57,24 @@ public final class NoisyGradientDescent {
 
     /** A correlation profile rho_t = Cov(X_t, X_i)/Var(X_i) of the data with the secret record i (1-based). */
     public sealed interface Correlation extends Serializable permits Constant, Inverse, InverseSquare, Matrix {
-        /** rho_1..rho_T. */
-        double[] rho(int steps, int secretIndex);
+        /** rho_1..rho_T, after {@link #check}. */
+        default double[] rho(int steps, int secretIndex) {
+            check(steps, secretIndex);
+            return profile(steps, secretIndex);
+        }
+
+        /** Checks that the profile exists for T steps and the secret record i: 1 <= i <= T (and what the profile itself needs). */
+        default void check(int steps, int secretIndex) {
+            if (steps < 1) {
+                throw new BadInputException(Parameter.SAMPLE_SIZE, steps, "must be >= 1");
+            }
+            if (secretIndex < 1 || secretIndex > steps) {
+                throw new BadInputException(Parameter.SECRET_INDEX, secretIndex, "must be in 1..T = " + steps);
+            }
+        }
+
+        /** rho_1..rho_T for arguments {@link #check} accepts. */
+        double[] profile(int steps, int secretIndex);
 
         String label();
 
@@ -75,7 +91,7 @@ public final class NoisyGradientDescent {
         }
 
         @Override
-        public double[] rho(int steps, int secretIndex) {
+        public double[] profile(int steps, int secretIndex) {
             double[] r = new double[steps];
             for (int t = 1; t <= steps; t++) {
                 r[t - 1] = t == secretIndex ? 1 : value;
@@ -94,7 +110,7 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public double[] rho(int steps, int secretIndex) {
+        public double[] profile(int steps, int secretIndex) {
             double[] r = new double[steps];
             for (int t = 1; t <= steps; t++) {
                 r[t - 1] = 1.0 / (Math.abs(t - secretIndex) + 1);
@@ -113,7 +129,7 @@ public final class NoisyGradientDescent {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public double[] rho(int steps, int secretIndex) {
+        public double[] profile(int steps, int secretIndex) {
             double[] r = new double[steps];
             for (int t = 1; t <= steps; t++) {
                 double d = Math.abs(t - secretIndex) + 1.0;
@@ -140,14 +156,17 @@ public final class NoisyGradientDescent {
         }
 
         @Override
-        public double[] rho(int steps, int secretIndex) {
+        public void check(int steps, int secretIndex) {
             int n = covariance.length;
             if (steps > n) {
                 throw new BadInputException(Parameter.SAMPLE_SIZE, steps, "the covariance in " + label + " has " + n + " variables; at most " + n + " steps");
             }
-            if (secretIndex > n) {
-                throw new BadInputException(Parameter.SECRET_INDEX, secretIndex, "the covariance in " + label + " has " + n + " variables");
-            }
+            Correlation.super.check(steps, secretIndex);
+        }
+
+        @Override
+        public double[] profile(int steps, int secretIndex) {
+            int n = covariance.length;
             double[] r = new double[steps];
             double v = covariance[secretIndex - 1][secretIndex - 1];
             for (int t = 1; t <= steps; t++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Constant;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Correlation;
 import org.privacybounds.pufferfish.pabi.NoisyGradientDescent.Setting;
 import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /** Theorem 5.2 strategies, section 6.4 and the recomputed values of Figures 5 and 6 (Appendix F.5.4). */
 class PabiTest {
@@ -142,6 +144,15 @@ class PabiTest {
                 () -> new NoisyGradientDescent.Matrix("bad.csv", new double[][] {{1, 2}, {2, 1}}));
         assertTrue(e.getMessage().contains("positive definite"));
         assertThrows(BadInputException.class, () -> new NoisyGradientDescent.Matrix("ar1", cov).rho(7, 1));
+        // the secret record must be one of the T steps, for every profile
+        for (Correlation c : List.<Correlation>of(new Constant(0.5), new NoisyGradientDescent.Inverse(), new NoisyGradientDescent.InverseSquare(),
+                new NoisyGradientDescent.Matrix("ar1", cov))) {
+            for (int i : new int[] {0, 6}) {
+                BadInputException bad = assertThrows(BadInputException.class, () -> c.rho(5, i), c.label());
+                assertEquals(Parameter.SECRET_INDEX, bad.key(), bad.getMessage());
+            }
+            c.check(5, 5);
+        }
         assertThrows(BadInputException.class, () -> new Constant(1.5));
     }
 }

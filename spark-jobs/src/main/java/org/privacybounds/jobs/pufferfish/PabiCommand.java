@@ -145,7 +145,7 @@ public final class PabiCommand extends BoundsCommand {
         settings.addAll(grid(grid));
         for (String c : corrTexts) {
             Correlation corr = c.startsWith("file:") ? readCovariance(c) : parseCorrelation(c);
-            corr.rho((int) maxT, secretIndex);
+            corr.check((int) maxT, secretIndex);
             parsed.add(corr);
         }
     }

@@ -221,6 +221,8 @@ class PufferfishCommandsTest extends SparkTestSession {
             {"--sigma", "pabi", "--steps", "10", "--correlation", "inv", "--sigma", "-1"},
             {"--correlation", "pabi", "--steps", "10", "--correlation", "const:2"},
             {"strategy", "pabi", "--steps", "10", "--correlation", "inv", "--secret-index", "3"},
+            {"--secret-index = 50: must be in 1..T = 10", "pabi", "--steps", "10", "--correlation", "inv", "--secret-index", "50"},
+            {"--secret-index = 0: must be in 1..T = 10", "pabi", "--steps", "1:1:10", "--correlation", "const:0.5", "--secret-index", "0"},
         };
         for (String[] c : cases) {
             String[] args = Arrays.copyOfRange(c, 1, c.length);
