@@ -216,26 +216,7 @@ public final class PufferfishSensitivityCommand extends BoundsCommand implements
         root.put("rowsDropped", dropNonNumeric ? laws.droppedValues() : 0);
         ArrayNode groups = root.putArray("secretGroups");
         laws.laws().forEach((k, v) -> groups.addObject().put("secret", k).put("rows", v.total()).put("distinctValues", v.size()).put("mean", v.mean()));
-        ObjectNode s = root.putObject("sensitivities");
-        s.put("range", rangeWidth);
-        s.put("rangeSource", declared != null ? "declared --range" : "observed min..max");
-        s.put("wInf", r.wInfinity());
-        s.set("wInfPair", Json.MAPPER.valueToTree(List.of(r.wInfinityPair().s(), r.wInfinityPair().t())));
-        s.put("w2", r.wP());
-        s.set("w2Pair", Json.MAPPER.valueToTree(List.of(r.wPPair().s(), r.wPPair().t())));
-        if (approxDelta != null) {
-            s.put("wInfNear", r.nearRadius());
-            s.set("wInfNearPair", Json.MAPPER.valueToTree(List.of(r.nearRadiusPair().s(), r.nearRadiusPair().t())));
-        }
-        s.put("method", "exact: quantile coupling of the integer counts (W_inf, W_2 in exact decimals)"
-                + (approxDelta != null ? "; Delta_G,delta by greedy maximal near mass and binary search over the pair distances" : ""));
-        ArrayNode pairs = root.putArray("pairs");
-        for (Sensitivities.PairValue v : r.pairs()) {
-            ObjectNode n = pairs.addObject().put("s", v.s()).put("t", v.t()).put("wInf", v.wInfinity()).put("w2", v.wP());
-            if (approxDelta != null) {
-                n.put("wInfNear", v.nearRadius());
-            }
-        }
+        sensitivitiesJson(root, r, rangeWidth, declared != null);
         ArrayNode releases = root.putArray("releases");
         ArrayNode alternatives = root.putArray("alternatives");
         double approx = approxDelta == null ? Double.NaN : approxDelta;
@@ -256,6 +237,30 @@ public final class PufferfishSensitivityCommand extends BoundsCommand implements
         List<ReleaseRow> all = new ArrayList<>(primary);
         all.addAll(other);
         return new Analysis(root, r, rangeWidth, declared != null ? "declared --range" : "observed min..max", all);
+    }
+
+    /** The sensitivities (W_inf, W_2 and, with --approx-delta, Delta_G,delta) and every pair of secret values, into {@code root}. */
+    private void sensitivitiesJson(ObjectNode root, Sensitivities.Result r, double rangeWidth, boolean declared) {
+        ObjectNode s = root.putObject("sensitivities");
+        s.put("range", rangeWidth);
+        s.put("rangeSource", declared ? "declared --range" : "observed min..max");
+        s.put("wInf", r.wInfinity());
+        s.set("wInfPair", Json.MAPPER.valueToTree(List.of(r.wInfinityPair().s(), r.wInfinityPair().t())));
+        s.put("w2", r.wP());
+        s.set("w2Pair", Json.MAPPER.valueToTree(List.of(r.wPPair().s(), r.wPPair().t())));
+        if (approxDelta != null) {
+            s.put("wInfNear", r.nearRadius());
+            s.set("wInfNearPair", Json.MAPPER.valueToTree(List.of(r.nearRadiusPair().s(), r.nearRadiusPair().t())));
+        }
+        s.put("method", "exact: quantile coupling of the integer counts (W_inf, W_2 in exact decimals)"
+                + (approxDelta != null ? "; Delta_G,delta by greedy maximal near mass and binary search over the pair distances" : ""));
+        ArrayNode pairs = root.putArray("pairs");
+        for (Sensitivities.PairValue v : r.pairs()) {
+            ObjectNode n = pairs.addObject().put("s", v.s()).put("t", v.t()).put("wInf", v.wInfinity()).put("w2", v.wP());
+            if (approxDelta != null) {
+                n.put("wInfNear", v.nearRadius());
+            }
+        }
     }
 
     /** One release as the JSON of the contract: its Renyi epsilon and the (eps, delta)-PP guarantee derived from it. */
