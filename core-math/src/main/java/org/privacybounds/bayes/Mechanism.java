@@ -28,6 +28,16 @@ public enum Mechanism {
         public double beta(double eps, double delta) {
             return eps / (2 * Math.log((this == STATEMENT ? 2 : 3) / delta));
         }
+
+        /** The form named "statement" or "proof" (any case, surrounding blanks ignored). */
+        public static SmoothBeta parse(String text) {
+            for (SmoothBeta b : values()) {
+                if (b.name().equalsIgnoreCase(text.strip())) {
+                    return b;
+                }
+            }
+            throw new BadInputException(Parameter.SMOOTH_BETA, text, "must be statement or proof");
+        }
     }
 
     public String label() {

@@ -164,6 +164,8 @@ public enum Parameter {
     STEPS("steps"),
     /** The step size eta. */
     STEP_SIZE("step size"),
+    /** The form of the smooth sensitivity's beta. */
+    SMOOTH_BETA("smooth beta"),
     /** The step sizes s_t. */
     STEP_SIZES("s"),
     /** The PABI strategy. */

@@ -127,11 +127,7 @@ public final class BayesAuditCommand extends BoundsCommand {
         if (!(delta > 0 && delta < 1)) {
             throw new UserInputException("--delta", delta, "must be in (0, 1)");
         }
-        beta = switch (smoothBeta.trim().toLowerCase(Locale.ROOT)) {
-            case "statement" -> SmoothBeta.STATEMENT;
-            case "proof" -> SmoothBeta.PROOF;
-            default -> throw new UserInputException("--smooth-beta", smoothBeta, "must be statement or proof");
-        };
+        beta = SmoothBeta.parse(smoothBeta);
         fractions = positives("--loss-fractions", lossFractions, true);
         pi = bernoulliSet();
         if (statementsUpTo < 0 || statementsUpTo > 20_000) {

@@ -25,7 +25,7 @@ public final class OptionNames {
             entry(Parameter.SAMPLE_SIZE, "--sample-size"), entry(Parameter.SYMMETRIC_FOLD, "--symmetric"), entry(Parameter.N, "--n"),
             entry(Parameter.PI, "--distributions"), entry(Parameter.ETA, "--eta"), entry(Parameter.LOST, "--lost"),
             entry(Parameter.LOST_FRACTION, "--lost-fraction"), entry(Parameter.SAMPLE_FRACTION, "--sample-fraction"), entry(Parameter.STEPS, "--steps"),
-            entry(Parameter.ASSIGNMENTS, "--assignments"), entry(Parameter.WORK_LIMIT, "--max-work")));
+            entry(Parameter.ASSIGNMENTS, "--assignments"), entry(Parameter.WORK_LIMIT, "--max-work"), entry(Parameter.SMOOTH_BETA, "--smooth-beta")));
     private static final Map<Parameter, String> DARRM = Map.of(Parameter.TEACHERS, "--k", Parameter.ALLOWANCE, "--m", Parameter.MECHANISM_DELTA,
             "--delta-mech", Parameter.SUBSAMPLE, "--subsample", Parameter.DELTA_PRIME, "--delta-prime", Parameter.M_EPS, "--m x --epsilon",
             Parameter.BETA_PRIOR, "--prior", Parameter.GAMMA, "--gamma");
