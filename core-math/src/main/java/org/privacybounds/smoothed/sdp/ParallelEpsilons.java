@@ -16,14 +16,12 @@ import java.util.stream.IntStream;
  * failed on its own reaches the caller.
  */
 final class ParallelEpsilons {
-    private static final ParallelEpsilons SEQUENTIAL = new ParallelEpsilons();
-
     /** Set when one eps failed: the others stop at their next step instead of running on. */
     private volatile boolean abandoned;
 
-    /** A scheduler whose eps run one after the other (nothing is ever abandoned). */
+    /** A scheduler for eps run one after the other: a new one per run, so that a failed run never marks the next abandoned. */
     static ParallelEpsilons sequential() {
-        return SEQUENTIAL;
+        return new ParallelEpsilons();
     }
 
     /** Called by a solving eps between its steps: stops it when another eps has failed. */
