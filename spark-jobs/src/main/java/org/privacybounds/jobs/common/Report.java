@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * and Parquet), plots and other files, then committed.
  *
  * <pre>{@code
- * Report.of(root).heading(o -> o.printf("profile: n = %d%n", n)).table("results.csv", COLUMNS, rows).finish(spec, common, out);
+ * Report.of(root).text(o -> o.printf("profile: n = %d%n", n)).table("results.csv", COLUMNS, rows).finish(spec, common, out);
  * }</pre>
  */
 public final class Report {
@@ -40,15 +40,10 @@ public final class Report {
         return new Report(root);
     }
 
-    /** Lines of the text output (not printed with --json), in the order added. */
-    public Report heading(Consumer<PrintWriter> lines) {
+    /** Lines of the text output (not printed with --json), in the order added among the tables. */
+    public Report text(Consumer<PrintWriter> lines) {
         text.add(lines);
         return this;
-    }
-
-    /** The same as {@link #heading}: text lines wherever they are added. */
-    public Report text(Consumer<PrintWriter> lines) {
-        return heading(lines);
     }
 
     /** A table: printed in the text output, and written as {@code csvFile} under --out. */

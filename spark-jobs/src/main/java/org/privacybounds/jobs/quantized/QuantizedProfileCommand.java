@@ -113,7 +113,7 @@ public final class QuantizedProfileCommand extends BoundsCommand {
             rows.add(row(results.addObject(), x, shm, h));
         }
         root.put("units", "delta is a probability; epsilon in nats; codes are integers c = ceil(g * 2^bits)");
-        return Report.of(root).heading(o -> o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
+        return Report.of(root).text(o -> o.printf("quantized-profile: n = %d, T = %d, %d bits, %d distinct codes in %d..%d, output %s, neighbours %s; DP bound T/n = %.4g%n",
                     n, t, grid.bits(), root.get("distinctCodes").asLong(), root.get("minCode").asInt(), root.get("maxCode").asInt(),
                     mechanism.rounding().label(), mechanism.neighborSet().name().toLowerCase(Locale.ROOT), m.dpDeltaBound(n)))
                 .table("results.csv", COLUMNS, rows);

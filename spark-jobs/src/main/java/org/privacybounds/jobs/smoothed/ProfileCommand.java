@@ -108,7 +108,7 @@ public final class ProfileCommand extends BoundsCommand {
         root.put("units", "delta is a probability; epsilon in nats");
         String algorithm4 = !noisy ? "" : String.format("Algorithm 4: nominal eta*eps = %.6g, amplified ln(1+eta(e^eps-1)) = %.6g, realised DP eps = %s%n",
                 nm.nominalEpsilon((int) n), nm.amplifiedEpsilon((int) n), worstCase == null ? "n/a (too many databases)" : String.format("%.6g", worstCase[1]));
-        return Report.of(root).heading(o -> {
+        return Report.of(root).text(o -> {
             o.printf("profile: n = %d, T = %d (%d lost), m = %d, sampling %s, noise %s%n", n, t, n - t, h.length, mechanism.sampling, noise.noise);
             o.print(algorithm4);
         }).table("results.csv", noisy ? NOISY_COLUMNS : COLUMNS, rows);

@@ -78,7 +78,7 @@ public final class UtilityCommand extends BoundsCommand {
         for (double thr : ts) {
             rows.add(new Row(thr, au.utility(h, thr, f)));
         }
-        return Report.of(json(rows)).heading(o -> o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t))
+        return Report.of(json(rows)).text(o -> o.printf("utility (%s form): n = %d, T = %d (%d lost)%n", form, n, t, n - t))
                 .table("results.csv", COLUMNS, rows);
     }
 
