@@ -41,7 +41,7 @@ class BayesAuditTest {
             }, 0, Math.PI / 2);
             assertEquals(Math.sqrt(1 - bc), BetaHellinger.of(p[0], p[1], p[2], p[3]), 1e-10, Arrays.toString(p));
         }
-        // the n = 10 centre of spec E.3
+        // n = 10, the two central neighbouring pairs (k = 4, 5 and 5, 6): equal by symmetry, computed independently
         assertEquals(0.211510444838211, BetaHellinger.posteriors(10, 4, 5), 1e-14);
         assertEquals(0.211510444838211, BetaHellinger.posteriors(10, 5, 6), 1e-14);
         assertEquals(0.218701666601182, BetaHellinger.posteriors(10, 3, 4), 1e-14);
@@ -243,7 +243,7 @@ class BayesAuditTest {
                 assertEquals(exact, p.maxLogRatio[1], 1e-12 * Math.max(1, exact), "n = " + n + ", eps = " + eps);
             }
         }
-        // spec E.4: realised loss / eps of the local mechanism at n = 10 is 0.635 (max over eps)
+        // the local-sensitivity mechanism at n = 10: realised loss / eps is 0.635 (max over eps), an independent computation
         PosteriorFamily f10 = new PosteriorFamily(10);
         double worst = 0;
         for (double eps : new double[] {0.01, 0.1, 0.5, 1, 2, 5, 10}) {

@@ -92,7 +92,7 @@ class PufferfishTest {
         assertEquals("4", r.wPPair().t());
         assertEquals(13, r.wInfinity());
         assertEquals(List.of("0", "2"), List.of(r.wInfinityPair().s(), r.wInfinityPair().t()));
-        // the spec's pairwise table (W_inf, W_2), rounded to 4 decimals
+        // the pairwise table (W_inf, W_2), computed independently and rounded to 4 decimals
         double[][] expected = {{7, 3.9936}, {13, 6.5118}, {10, 4.2038}, {13, 7.8029}, {8, 3.1433}, {5, 1.6934}, {12, 5.1384}, {5, 2.6318},
                 {10, 3.5231}, {10, 4.4844}};
         for (int k = 0; k < expected.length; k++) {

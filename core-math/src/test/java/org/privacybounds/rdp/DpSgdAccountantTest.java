@@ -172,7 +172,7 @@ class DpSgdAccountantTest {
         assertEquals(22.4600, Gnmax.calibrate(0.2556, 0.0003).sigma(), 1e-4);
         // its lambda column (34.31) is lambda_min + 3; the minimum is near 62.3
         assertEquals(62.3, Gnmax.calibrate(0.2676, 0.0003).lambda(), 0.5);
-        // the other allowances of the spec (m = 1, 5, 7 on MNIST)
+        // the DaRRM paper's other allowances (m = 1, 5, 7 on MNIST)
         assertEquals(68.2105, Gnmax.calibrate(0.0892, 0.0001).sigma(), 1e-4);
         assertEquals(12.5419, Gnmax.calibrate(0.4460, 0.0005).sigma(), 1e-4);
         assertEquals(8.8149, Gnmax.calibrate(0.6244, 0.0007).sigma(), 1e-4);

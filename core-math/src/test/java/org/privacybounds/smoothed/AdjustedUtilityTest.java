@@ -19,7 +19,7 @@ class AdjustedUtilityTest {
 
     @Test
     void figure1ReferenceValue() {
-        // spec D.1 / H.2 (mpmath, 50 digits): n = 2000, h = 1000, T = 1996, t = 0.51
+        // the Smoothed DP paper's Figure 1 setting, n = 2000, h = 1000, T = 1996, t = 0.51: computed independently in 50-digit arithmetic (mpmath)
         UtilityValue u = utility(1996).utility(new int[] {1000, 1000}, 0.51, UtilityForm.FIGURE1);
         assertEquals(0.361892478091687, u.utility(), 1e-14);
         // d + d' of the same pair
@@ -28,7 +28,7 @@ class AdjustedUtilityTest {
 
     @Test
     void worstDatabaseGivesUtilityNearOne() {
-        // spec D: "all but one vote Republican" gives utility about 1 (0.99999 at n = 2000)
+        // the Smoothed DP paper's example "all but one vote Republican" gives utility about 1 (0.99999 at n = 2000)
         UtilityValue u = utility(1996).utility(new int[] {1, 1999}, 0.51, UtilityForm.FIGURE1);
         assertTrue(u.utility() > 0.99 && u.utility() <= 1, "" + u.utility());
     }

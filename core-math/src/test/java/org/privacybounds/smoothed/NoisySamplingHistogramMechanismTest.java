@@ -16,7 +16,7 @@ import org.privacybounds.validation.BadInputException;
 class NoisySamplingHistogramMechanismTest {
     @Test
     void realisedEpsilonExceedsThePapersNominalValue() {
-        // spec C.4 / H.6: n = 20, T = 2, eps = 10: realised 2.693 > eta eps = 1 (Table 1's claim
+        // the Smoothed DP paper's Algorithm 4, n = 20, T = 2, eps = 10: realised 2.693 > eta eps = 1 (Table 1's claim
         // fails), and below the amplified bound ln(1 + eta (e^eps - 1)) = 7.698
         NoisySamplingHistogramMechanism m = NoisySamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 2, 10);
         double[] worst = m.worstCase(20, 2, 1.0);

@@ -69,7 +69,7 @@ class SamplingHistogramMechanismTest {
 
     @Test
     void allOneTypeDatabaseHasTheClosedForm() {
-        // spec C.1: delta_eps(h = 0) = max(T/n, 1 - e^eps (n - T)/n)
+        // a database of one type: delta_eps(h = 0) = max(T/n, 1 - e^eps (n - T)/n) in closed form
         assertEquals(0.5, profile(new int[] {0, 100}, 50, 1.0).delta(), 1e-14);
         assertEquals(0.99, profile(new int[] {0, 100}, 99, 1.0).delta(), 1e-14);
         double closed = Math.max(30.0 / 40, 1 - Math.exp(0.1) * 10 / 40);

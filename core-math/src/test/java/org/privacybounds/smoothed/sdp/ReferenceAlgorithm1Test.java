@@ -53,8 +53,8 @@ class ReferenceAlgorithm1Test {
     }
 
     @Test
-    void remark8BoundExampleFromTheSpec() {
-        // spec C.2 [V]: n = 100, T = 50, eps = 2, Pi = {Bern(.3), Bern(.7)}: delta_SDP = 1.049e-7,
+    void remark8BoundExample() {
+        // the Smoothed DP paper's Remark 8 setting, n = 100, T = 50, eps = 2, Pi = {Bern(.3), Bern(.7)}: delta_SDP = 1.049e-7,
         // argmax n1 = 0 (tie with n1 = n)
         SmoothedValue v = ReferenceAlgorithm1.enumerate(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 50), 100,
                 set(new double[] {0.3, 0.7}, new double[] {0.7, 0.3}), new double[] {2}).get(0);

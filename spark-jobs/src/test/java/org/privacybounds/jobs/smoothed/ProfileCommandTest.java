@@ -60,7 +60,7 @@ class ProfileCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode j = r.json();
         assertEquals(1.0, j.get("nominalEpsilon").asDouble(), 1e-15);
-        assertEquals(2.693, j.get("dpRealisedEpsilon").asDouble(), 5e-4); // spec C.4: not (eta eps, 0)-DP
+        assertEquals(2.693, j.get("dpRealisedEpsilon").asDouble(), 5e-4); // Algorithm 4 is not (eta eps, 0)-DP, as the Smoothed DP paper's Table 1 claims
         assertTrue(j.get("results").get(0).get("realisedEpsilon").asDouble() <= j.get("dpRealisedEpsilon").asDouble() + 1e-12);
     }
 
@@ -70,7 +70,7 @@ class ProfileCommandTest {
         SparkTestSession.Run r = run("utility", "--counts", "1000,1000", "--eta", "0.998", "--threshold", "0.51", "--json", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err());
         JsonNode res = r.json().get("results").get(0);
-        assertEquals(0.361892478091687, res.get("utility").asDouble(), 1e-14); // spec D.1
+        assertEquals(0.361892478091687, res.get("utility").asDouble(), 1e-14); // Figure 1 setting, 50-digit arithmetic, as in AdjustedUtilityTest
         assertEquals(0.723723915241628, res.get("lemma10Upper").asDouble(), 1e-14);
         assertEquals(0.723723915241628 / 2, res.get("lemma10Lower").asDouble(), 1e-14);
         assertTrue(Files.isRegularFile(out.resolve("_SUCCESS")));
