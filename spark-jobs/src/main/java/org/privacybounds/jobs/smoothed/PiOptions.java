@@ -39,7 +39,7 @@ public final class PiOptions {
         String file;
 
         @Option(names = "--distributions-from-votes", paramLabel = "CSV",
-                description = "CSV of vote counts: each row's two-party shares A/(A+B), B/(A+B) (columns --votes-columns) is a distribution.")
+                description = "CSV of vote counts: each row's shares of the --votes-columns (A/(A+B), B/(A+B) for two; A/(A+B+C), ... for more) are a distribution.")
         String votes;
 
         @Option(names = "--distributions-from-precincts", paramLabel = "DIR|CSV",
@@ -50,8 +50,8 @@ public final class PiOptions {
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "The distributions Pi (exactly one source):%n")
     Source source;
 
-    @Option(names = "--votes-columns", paramLabel = "A,B", defaultValue = "biden_votes,trump_votes",
-            description = "Vote columns of --distributions-from-votes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--votes-columns", paramLabel = "A,B[,C...]", defaultValue = "biden_votes,trump_votes",
+            description = "Vote columns of --distributions-from-votes, two or more: one category each (default: ${DEFAULT-VALUE}).")
     String votesColumns;
 
     @Option(names = "--label-column", paramLabel = "C", defaultValue = "jurisdiction",
@@ -225,23 +225,23 @@ public final class PiOptions {
                 labels.add(label >= 0 ? SmallCsv.cell(row, label) : "row " + (r + 2));
             }
         } else {
-            String[] vc = votesColumns.split(",");
-            if (vc.length != 2 || vc[0].trim().equals(vc[1].trim())) {
-                throw new UserInputException("--votes-columns", votesColumns, "must name exactly two different columns");
+            List<String> vc = Arrays.stream(votesColumns.split(",")).map(String::trim).toList();
+            if (vc.size() < 2 || vc.stream().distinct().count() != vc.size()) {
+                throw new UserInputException("--votes-columns", votesColumns, "must name two or more different columns");
             }
-            int ca = csv.column("--votes-columns", vc[0].trim());
-            int cb = csv.column("--votes-columns", vc[1].trim());
+            int[] at = vc.stream().mapToInt(c -> csv.column("--votes-columns", c)).toArray();
             for (int r = 0; r < csv.rows().size(); r++) {
                 String[] row = csv.rows().get(r);
-                BigDecimal a = votes(SmallCsv.cell(row, ca), vc[0].trim(), r);
-                BigDecimal b = votes(SmallCsv.cell(row, cb), vc[1].trim(), r);
-                BigDecimal total = a.add(b);
-                if (total.signum() == 0) {
-                    throw new UserInputException(option, "row " + (r + 2), "has no votes in either column");
+                BigDecimal[] v = new BigDecimal[at.length];
+                BigDecimal total = BigDecimal.ZERO;
+                for (int c = 0; c < at.length; c++) {
+                    v[c] = votes(SmallCsv.cell(row, at[c]), vc.get(c), r);
+                    total = total.add(v[c]);
                 }
-                // the share as the double nearest to the exact ratio; the other category gets 1 - share
-                double share = a.divide(total, MathContext.DECIMAL64).doubleValue();
-                pts.add(new double[] {share, 1 - share});
+                if (total.signum() == 0) {
+                    throw new UserInputException(option, "row " + (r + 2), "has no votes in any of the columns " + String.join(", ", vc));
+                }
+                pts.add(shares(v, total));
                 labels.add(label >= 0 ? SmallCsv.cell(row, label) : "row " + (r + 2));
             }
         }
@@ -302,6 +302,21 @@ public final class PiOptions {
             l.add(hull.label(i));
         }
         return o;
+    }
+
+    /**
+     * Each count's share of the total as the double nearest to the exact ratio; with two categories the second is 1 - the first
+     * (so the pair sums to 1 exactly), with more each is rounded on its own (their sum is within DistributionSet's tolerance).
+     */
+    static double[] shares(BigDecimal[] votes, BigDecimal total) {
+        double[] p = new double[votes.length];
+        for (int c = 0; c < p.length; c++) {
+            p[c] = votes[c].divide(total, MathContext.DECIMAL64).doubleValue();
+        }
+        if (p.length == 2) {
+            p[1] = 1 - p[0];
+        }
+        return p;
     }
 
     private static BigDecimal votes(String v, String col, int r) {

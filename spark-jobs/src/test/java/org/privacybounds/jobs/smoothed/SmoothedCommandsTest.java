@@ -101,7 +101,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals("NE-3", hull.get("labels").get(1).asText());
         assertEquals(317323.0 / (317323 + 18586), hull.get("vertices").get(0).get(0).asDouble(), 1e-15);
         JsonNode res = r.json().get("results").get(0);
-        // spec D.2 [V]: all voters on the DC vertex, log10 delta_SDP = -2.48 at n = 5e4, eps = 7
+        // all voters on the DC vertex, log10 delta_SDP = -2.48 at n = 5e4, eps = 7 (an independent computation)
         assertEquals(-2.48, res.get("log10Delta").asDouble(), 0.01);
         assertEquals("[50000,0]", res.get("argmaxAssignment").toString());
         assertTrue(res.get("excluded").asLong() > 40000, "most assignments excluded by the bound");
@@ -111,6 +111,43 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode cr = c.json().get("results").get(0);
         assertEquals(70.0, cr.get("composedEpsilon").asDouble(), 1e-12);
         assertEquals(res.get("log10Delta").asDouble() + 1, cr.get("log10ComposedDelta").asDouble(), 1e-12);
+    }
+
+    /** Three categories from vote counts: the 2020 states' Biden, Trump and other votes, the same as the hull given inline. */
+    @Test
+    void threeVoteColumnsGiveThreeCategoryDistributions() {
+        String states = root().resolve("datasets/examples/president_2020_states_three_way.csv").toString();
+        Run r = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1,3", "--distributions-from-votes", states, "--votes-columns",
+                "biden,trump,other", "--label-column", "state_po", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode hull = r.json().get("hull");
+        assertEquals(51, hull.get("inputDistributions").asInt());
+        List<String> labels = new ArrayList<>();
+        hull.get("labels").forEach(l -> labels.add(l.asText()));
+        assertEquals(List.of("AK", "DC", "FL", "VT", "WV", "WY"), labels);
+        JsonNode dc = hull.get("vertices").get(1);
+        assertEquals(3, dc.size());
+        double total = 317323 + 18586 + 8447;
+        assertEquals(317323 / total, dc.get(0).asDouble(), 1e-16);
+        assertEquals(18586 / total, dc.get(1).asDouble(), 1e-16);
+        assertEquals(8447 / total, dc.get(2).asDouble(), 1e-16);
+        // the same vertices given as --distributions: the same delta_SDP, digit for digit
+        StringBuilder inline = new StringBuilder();
+        for (JsonNode v : hull.get("vertices")) {
+            inline.append(inline.length() > 0 ? ";" : "").append(v.get(0).asText()).append(',').append(v.get(1).asText()).append(',').append(v.get(2).asText());
+        }
+        Run same = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1,3", "--distributions", inline.toString(), "--json");
+        assertEquals(0, same.exitCode(), same.err());
+        for (int i = 0; i < 2; i++) {
+            JsonNode a = r.json().get("results").get(i);
+            assertEquals(a.get("delta").asDouble(), same.json().get("results").get(i).get("delta").asDouble(), 0);
+            assertTrue(a.get("delta").asDouble() > 0 && a.get("delta").asDouble() <= a.get("dpDelta").asDouble(), a.toString());
+        }
+        for (String cols : new String[] {"biden", "biden,biden", "biden,trump,biden"}) {
+            Run bad = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1", "--distributions-from-votes", states, "--votes-columns", cols);
+            assertEquals(2, bad.exitCode(), bad.err());
+            assertTrue(bad.err().startsWith("error: --votes-columns = " + cols + ": must name two or more different columns"), bad.err());
+        }
     }
 
     /** Only profile computes Algorithm 4's noise: the other commands neither offer nor accept --noise. */
