@@ -78,7 +78,8 @@ public final class RunRecord {
         ObjectNode inputs = Json.object();
         for (OptionSpec o : spec.options()) {
             Object v = o.getValue();
-            if (InputFiles.OPTIONS.contains(o.longestName()) && v != null) {
+            boolean unread = spec.userObject() instanceof InputsRead r && !r.reads(o.longestName());
+            if (InputFiles.OPTIONS.contains(o.longestName()) && v != null && !unread) {
                 ObjectNode d = InputFiles.describe(v.toString());
                 if (d != null) {
                     inputs.set(o.longestName().substring(2), d);
@@ -102,6 +103,14 @@ public final class RunRecord {
      * A command whose defaults are decided in code (an option group left out means "the default choice"): it writes the
      * values actually used into the parameters, so that a run with the default and one naming it explicitly are the same run.
      */
+    /**
+     * A command whose input options are not all read by every run (a folder read only in one mode): the inputs it does not
+     * read are neither hashed nor recorded, so that a change to them neither costs time nor makes a finished run look stale.
+     */
+    public interface InputsRead {
+        boolean reads(String option);
+    }
+
     public interface EffectiveDefaults {
         void effectiveDefaults(ObjectNode parameters);
     }

@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
                 "  scripts/privacy-bounds pufferfish-sensitivity --data datasets/uci_adult_data.csv --value-column income --secret-column race \\",
                 "      --query 'indicator:>50K' --target-epsilon 1 --alpha 2 --json",
                 "  scripts/privacy-bounds pufferfish-sensitivity --table1 --out out/table1   # about 15 s"})
-public final class PufferfishSensitivityCommand extends BoundsCommand implements RunRecord.EffectiveDefaults {
+public final class PufferfishSensitivityCommand extends BoundsCommand implements RunRecord.EffectiveDefaults, RunRecord.InputsRead {
     @Option(names = "--data", paramLabel = "CSV", description = "A CSV file with a header row.")
     Path data;
 
@@ -106,6 +106,12 @@ public final class PufferfishSensitivityCommand extends BoundsCommand implements
     private double alpha;
     private final List<Noise> families = new ArrayList<>();
     private double[] declared;
+
+    /** --datasets is read by --table1 only. */
+    @Override
+    public boolean reads(String option) {
+        return !option.equals("--datasets") || table1;
+    }
 
     @Override
     protected void check() {

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.jobs.common.Json;
 import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkTestSession;
 
@@ -49,7 +51,7 @@ class PufferfishCommandsTest extends SparkTestSession {
     }
 
     @Test
-    void table1WritesItsPlot(@TempDir Path tmp) {
+    void table1WritesItsPlot(@TempDir Path tmp) throws Exception {
         Run r = run("pufferfish-sensitivity", "--table1", "--datasets", root().resolve("datasets").toString(), "--out", tmp.resolve("t1").toString());
         assertEquals(0, r.exitCode(), r.err());
         JsonNode fig = PlotAssertions.figure(tmp.resolve("t1").resolve("table1.png"));
@@ -59,6 +61,16 @@ class PufferfishCommandsTest extends SparkTestSession {
         assertEquals(0.416400, PlotAssertions.series(fig, "Delta_G,2 / Delta (Cauchy, W_2)").get("points").get(2).get(1).asDouble(), 1e-6);
         assertEquals(0, fig.get("y").get("min").asDouble());
         assertTrue(fig.get("y").get("max").asDouble() >= 1);
+        // --datasets is an input of --table1 (its content decides a rerun) and of nothing else
+        JsonNode inputs = Json.MAPPER.readTree(tmp.resolve("t1/manifest.json").toFile()).get("inputs");
+        assertTrue(inputs.has("datasets"), inputs.toString());
+        Run one = run("pufferfish-sensitivity", "--data", root().resolve("datasets/uci_student_mat.csv").toString(), "--value-column", "G3",
+                "--secret-column", "paid", "--scale", "8", "--out", tmp.resolve("one").toString());
+        assertEquals(0, one.exitCode(), one.err());
+        JsonNode oneInputs = Json.MAPPER.readTree(tmp.resolve("one/manifest.json").toFile()).get("inputs");
+        List<String> names = new ArrayList<>();
+        oneInputs.fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("data"), names, oneInputs.toString());
     }
 
     /** The reported false claim: GAWM's PP delta must contain the approximation's own delta. */
