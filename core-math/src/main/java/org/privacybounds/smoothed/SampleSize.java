@@ -70,7 +70,11 @@ public final class SampleSize {
     public static long fromEta(BigDecimal eta, long n, Rounding rounding) {
         BigDecimal product = eta.multiply(BigDecimal.valueOf(n));
         RoundingMode mode = rounding == Rounding.CEIL ? RoundingMode.CEILING : RoundingMode.HALF_UP;
-        return checked("eta", product.setScale(0, mode).longValueExact(), n);
+        long t = product.setScale(0, mode).longValueExact();
+        if (t < 0 || t > n) {
+            throw new BadInputException(Parameter.ETA, eta.toPlainString(), "gives T = " + t + "; the sample size T must be in [0, n] with n = " + n);
+        }
+        return t;
     }
 
     /** T from the number of lost (unsampled) records: {@code T = n - lost}. */

@@ -99,7 +99,9 @@ public final class DarrmAggregateCommand extends BoundsCommand {
     protected Report compute(OutputDir out) {
         SparkSession spark = SparkSessions.get(common, "darrm-aggregate");
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        double[] gamma = certifiedGamma(jsc);
+        CertifiedGamma certified = certifiedGamma(jsc);
+        double[] gamma = certified.gamma();
+        HighPrecisionVerifier.Certificate cert = certified.certificate();
         List<Label> rows = labels(jsc, gamma);
         long q = rows.size();
         long agree = rows.stream().filter(r -> r.label() == r.majority()).count();
@@ -115,8 +117,8 @@ public final class DarrmAggregateCommand extends BoundsCommand {
         p.put("positiveLabel", positiveLabel);
         p.put("gammaSource", source.describe());
         p.put("deltaPrime", deltaPrime);
-        root.put("gammaVerdict", verdict.word());
-        root.put("gammaDecidedBy", decidedBy);
+        root.put("gammaVerdict", cert.verdict().word());
+        root.put("gammaDecidedBy", cert.arithmetic());
         p.put("seed", common.seed);
         root.set("gamma", Json.MAPPER.valueToTree(gamma));
         root.put("queries", q);
@@ -136,11 +138,12 @@ public final class DarrmAggregateCommand extends BoundsCommand {
         }).dataset("labels", LABELS, spark, rows);
     }
 
-    private Verdict verdict;
-    private String decidedBy;
+    /** A gamma and the certificate that it gives (m eps, delta). */
+    private record CertifiedGamma(double[] gamma, HighPrecisionVerifier.Certificate certificate) {
+    }
 
     /** The gamma of --family / --gamma, refused unless it provably gives (m eps, delta): checked before any label is drawn. */
-    private double[] certifiedGamma(JavaSparkContext jsc) {
+    private CertifiedGamma certifiedGamma(JavaSparkContext jsc) {
         PrintWriter err = spec.commandLine().getErr();
         double em = Math.exp(setting.resolved().m() * setting.resolved().epsilon());
         SparkSeparation sep = new SparkSeparation(set.size() > SparkSeparation.LOCAL_LIMIT ? jsc : null, set, em, 0);
@@ -156,9 +159,7 @@ public final class DarrmAggregateCommand extends BoundsCommand {
                     target.mEpsilon().stripTrailingZeros().toPlainString(), target.delta().stripTrailingZeros().toPlainString(),
                     Arrays.toString(cert.worstMultiset())));
         }
-        verdict = cert.verdict();
-        decidedBy = cert.arithmetic();
-        return gamma;
+        return new CertifiedGamma(gamma, cert);
     }
 
     /** Every query's released label, in the order of the file: drawn on the executors, each with its own seed from its row number. */

@@ -165,8 +165,9 @@ public final class ElectionHistoryCommand extends BoundsCommand implements RunRe
         SparkSession spark = threads == null ? SparkSessions.get(common, "election-history") : null;
         long sparkReady = System.nanoTime();
         OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
-        List<Election> elections = spark == null ? new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params))) : onSpark(spark);
-        elections.removeIf(e -> e.year() < yearRange[0] || e.year() > yearRange[1]);
+        // every row computed, those of the --years kept (on the executors before the collect, on the Spark path)
+        List<Election> elections = spark == null ? new ArrayList<>(LocalPool.map(threads, readLocal(params), row -> computeRow(row, params)).stream()
+                .filter(e -> e.year() >= yearRange[0] && e.year() <= yearRange[1]).toList()) : onSpark(spark);
         elections.sort(Comparator.comparingLong(Election::year));
         for (int i = 1; i < elections.size(); i++) {
             if (elections.get(i).year() == elections.get(i - 1).year()) {
