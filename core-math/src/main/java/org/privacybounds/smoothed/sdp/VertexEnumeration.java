@@ -446,15 +446,6 @@ public final class VertexEnumeration {
         return new double[] {seconds, 8.0 * (tables + hist) * eps};
     }
 
-    /**
-     * {core-seconds, bytes} of the table of delta over every histogram alone, with {@link HullBounds} on it (the way to
-     * certified bounds when the assignments are beyond reach).
-     */
-    public static double[] tableEstimate(int n, int m, int l, int eps) {
-        double hist = binomial(n + m - 1, m - 1);
-        return new double[] {1 + eps * 2.5e-4 * hist + 2e-7 * hist * (l + m), 8.0 * hist * eps};
-    }
-
     static double binomial(int n, int k) {
         if (k < 0 || k > n) {
             return 0;

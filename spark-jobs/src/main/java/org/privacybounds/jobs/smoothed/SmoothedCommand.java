@@ -101,7 +101,7 @@ public final class SmoothedCommand extends BoundsCommand {
     private long t;
     private DistributionSet given;
     private PiOptions.Reduced reduced;
-    /** Every assignment is beyond --max-work but the table of delta within it: certified two-sided bounds instead. */
+    /** Three or more categories and every assignment beyond --max-work: certified two-sided bounds instead. */
     private boolean beyond;
 
     @Override
@@ -119,18 +119,27 @@ public final class SmoothedCommand extends BoundsCommand {
         given = pi.needsSpark() ? null : pi.read();
         reduced = given == null ? null : pi.reduce(given);
         double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
-        beyond = reduced != null && !reduced.bounded() && SmoothedRunner.method(reduced.exact(), mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
-                && !(cost[0] <= common.maxWork) && n <= 1_000_000;
-        if (beyond) {
-            double[] table = VertexEnumeration.tableEstimate((int) n, reduced.exact().categories(), reduced.exact().size(), eps.length);
-            beyond = table[0] <= common.maxWork;
-            if (beyond) {
-                spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
-                        + " reporting certified bounds from the table of delta instead (%s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(table[0]));
-                cost = table;
-            }
+        if (reduced != null) {
+            cost = beyondExactReach(cost);
         }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
+    }
+
+    /**
+     * Three or more categories where every assignment is beyond --max-work: certified two-sided bounds instead
+     * ({@link SmoothedRunner#monotoneBounds}), announced with both estimates. Returns the cost of what will run.
+     */
+    private double[] beyondExactReach(double[] cost) {
+        DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
+        beyond = hull.categories() >= 3 && SmoothedRunner.method(hull, mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
+                && !(cost[0] <= common.maxWork);
+        if (!beyond) {
+            return cost;
+        }
+        double[] bounds = SmoothedRunner.monotoneEstimate(n, hull.categories(), eps.length);
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
+                + " reporting certified bounds instead (at most %s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(bounds[0]));
+        return bounds;
     }
 
     @Override
@@ -140,16 +149,16 @@ public final class SmoothedCommand extends BoundsCommand {
 
     @Override
     protected Report compute(OutputDir out) {
-        // driver-sized: the large-n method on a local master needs no Spark (its threads run every parallel part)
-        Integer threads = given != null && !beyond && SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
-                mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling()))
+        // driver-sized: the large-n method and the monotone bounds on a local master need no Spark (its threads run every parallel part)
+        Integer threads = given != null && (beyond || SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
+                mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling())))
                 ? SparkSessions.localThreads(common) : null;
         SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed") : null;
         OutputDir.mark(out, spark == null ? "setup" : "sparkStart");
         if (given == null) {
             given = pi.read(spark);
             reduced = pi.reduce(given);
-            double[] c = estimate(reduced, 0, eps.length);
+            double[] c = beyondExactReach(estimate(reduced, 0, eps.length));
             WorkLimit.check(spec, common, "--n, --epsilon and Pi", c[0], c[1]);
             OutputDir.inputsRead(spec, common); // a dry run ends here: the precinct returns read and checked
         }
@@ -160,7 +169,8 @@ public final class SmoothedCommand extends BoundsCommand {
         List<SmoothedValue> values;
         List<SmoothedValue> lower;
         if (beyond) {
-            List<List<SmoothedValue>> b = SparkEnumeration.bounds(spark, (int) n, SamplingHistogramMechanism.of(mechanism.sampling(), t), hull, eps, parts, progress);
+            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull,
+                    reduced.bounded() ? reduced.inner() : hull, eps, parts, progress);
             values = b.get(0);
             lower = b.get(1);
         } else {
@@ -235,7 +245,7 @@ public final class SmoothedCommand extends BoundsCommand {
             o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lo.log10Delta()));
             o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lo.delta(), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
-                    ? "lower bound: that assignment's value lowered by 1e-7 relative and its truncation bound"
+                    ? "lower bound: at most the exact value of this assignment (every record on one vertex), see method"
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);

@@ -12,7 +12,6 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.HullBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.smoothed.sdp.VertexEnumeration;
 
@@ -89,32 +88,6 @@ final class SparkEnumeration {
         progress.accept(String.format(Locale.ROOT, "delta of all %,d histograms of %d records over %d categories in %.1f s", histograms, n, m,
                 (System.nanoTime() - t0) / 1e9));
         return new Table(logDelta, relErr);
-    }
-
-    /**
-     * Beyond exact reach: the table of delta (stage 1) and {@link HullBounds} on it. Returns {upper, lower}: the upper bound
-     * as the reported delta, the lower bound as the best all-on-one-vertex assignment's value lowered by its rounding and
-     * truncation margins (at most that assignment's exact value).
-     */
-    static List<List<SmoothedValue>> bounds(SparkSession spark, int n, SamplingHistogramMechanism mechanism, DistributionSet vertices, double[] eps,
-            int partitions, Consumer<String> progress) {
-        int m = vertices.categories();
-        Table t = table(spark, n, mechanism, m, eps, partitions, progress);
-        HullBounds.Bounds[] b = HullBounds.of(n, vertices, eps, t.logDelta(), t.relErr(), mechanism.logDpDelta(n));
-        List<SmoothedValue> upper = new ArrayList<>();
-        List<SmoothedValue> lower = new ArrayList<>();
-        for (int e = 0; e < eps.length; e++) {
-            long[] pure = new long[vertices.size()];
-            pure[b[e].lowerVertex()] = n;
-            double gap = b[e].logLower() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.expm1(b[e].logUpper() - b[e].logLower());
-            upper.add(new SmoothedValue(eps[e], b[e].logUpper(), pure, gap, String.format(Locale.ROOT,
-                    "upper bound: the largest delta over the Hoeffding box of the counts (t = %.1f) plus 2m exp(-2t^2/n) T/n", b[e].t()), 0, 0));
-            lower.add(new SmoothedValue(eps[e], b[e].logLower(), pure, t.relErr(), String.format(Locale.ROOT,
-                    "lower bound: the value of one assignment, every record on vertex %d, computed exactly and then lowered by 1e-7 relative "
-                            + "(the rounding of its log-multinomial weights) and by its truncation bound (%.1e relative), so it is certainly at most "
-                            + "that assignment's exact value", b[e].lowerVertex() + 1, t.relErr()), 1, 0));
-        }
-        return List.of(upper, lower);
     }
 
     /**

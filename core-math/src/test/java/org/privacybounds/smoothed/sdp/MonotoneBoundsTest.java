@@ -1,0 +1,253 @@
+package org.privacybounds.smoothed.sdp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.privacybounds.numeric.LogSumExp;
+import org.privacybounds.smoothed.ProfileValue;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+
+/**
+ * The monotone bounds for three and more categories: the monotonicity they rest on, exhaustively at small n; the two sides
+ * around delta_SDP computed over every assignment; and, at n in the hundreds, the upper side above the exact value of
+ * random assignments and the lower side below the exact value of its own assignment.
+ */
+class MonotoneBoundsTest {
+    private static final double[] EPS = {0.3, 1, 3};
+
+    private static DistributionSet set(double[][] v) {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < v.length; i++) {
+            labels.add("v" + i);
+        }
+        return DistributionSet.of(new ArrayList<>(List.of(v)), labels, "test");
+    }
+
+    @Test
+    void aPairsDivergenceNeverGrowsWhenARecordMovesIntoEitherOfItsCategories() {
+        for (Sampling s : Sampling.values()) {
+            int n = 16;
+            for (int t : new int[] {4, 12, 15}) {
+                PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(s, t), n);
+                for (double eps : EPS) {
+                    for (int a = 1; a < n; a++) {
+                        for (int b = 1; a + b < n; b++) {
+                            double here = pair.log(a, b, eps)[0];
+                            double moreA = pair.log(a + 1, b, eps)[0];
+                            double moreB = pair.log(a, b + 1, eps)[0];
+                            assertTrue(moreA <= here + 1e-9, s + " T=" + t + " eps=" + eps + " (" + a + "," + b + ")");
+                            assertTrue(moreB <= here + 1e-9, s + " T=" + t + " eps=" + eps + " (" + a + "," + b + ")");
+                            // symmetric in the pair
+                            assertEquals(here, pair.log(b, a, eps)[0], 1e-12);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void deltaIsTheLargestPairDivergence() {
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 21);
+        PairDivergence pair = new PairDivergence(mech, 30);
+        for (int[] h : new int[][] {{3, 9, 18}, {10, 10, 10}, {1, 1, 28}, {25, 2, 3}}) {
+            for (double eps : EPS) {
+                ProfileValue p = mech.profile(h, eps);
+                double best = Double.NEGATIVE_INFINITY;
+                for (int a = 0; a < 3; a++) {
+                    for (int b = a + 1; b < 3; b++) {
+                        best = Math.max(best, pair.log(h[a], h[b], eps)[0]);
+                    }
+                }
+                assertEquals(p.logDelta(), best, 1e-12, Arrays.toString(h) + " eps " + eps);
+            }
+        }
+    }
+
+    @Test
+    void theBoundsBracketDeltaSdpOverEveryAssignment() {
+        double[][][] sets = {
+            {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}},
+            {{0.2, 0.3, 0.5}, {0.6, 0.3, 0.1}, {0.1, 0.1, 0.8}, {0.3, 0.6, 0.1}, {0.5, 0.45, 0.05}},
+            {{0.5, 0.5, 0.0}, {0.2, 0.2, 0.6}, {0.3, 0.4, 0.3}},
+            {{0.25, 0.25, 0.25, 0.25}, {0.7, 0.1, 0.1, 0.1}, {0.1, 0.2, 0.3, 0.4}},
+        };
+        for (double[][] v : sets) {
+            DistributionSet set = set(v);
+            int m = set.categories();
+            int n = m == 4 ? 16 : 36;
+            for (int t : new int[] {n - 2, n / 2 + 1, n / 5}) {
+                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
+                double[][] d = VertexEnumeration.deltas(mech, n, m, EPS, 0, VertexEnumeration.histograms(n, m));
+                double[][] logDelta = new double[EPS.length][];
+                for (int e = 0; e < EPS.length; e++) {
+                    logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
+                }
+                VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
+                PairDivergence pair = new PairDivergence(mech, n);
+                MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
+                for (int e = 0; e < EPS.length; e++) {
+                    String what = Arrays.deepToString(v) + " n=" + n + " T=" + t + " eps=" + EPS[e];
+                    assertTrue(b[e].logLower() <= exact.logDelta()[e] + 1e-12, what + ": lower " + b[e].logLower() + " > " + exact.logDelta()[e]);
+                    assertTrue(b[e].logUpper() >= exact.logDelta()[e] - 1e-12, what + ": upper " + b[e].logUpper() + " < " + exact.logDelta()[e]);
+                    assertTrue(b[e].logLower() > Double.NEGATIVE_INFINITY, what);
+                    // the lower bound is the value of "every record on one vertex", itself one of the assignments
+                    assertTrue(b[e].logLower() <= vertexValue(mech, n, v[b[e].lowerVertex()], logDelta[e], m) + 1e-12, what);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aZeroShareLetsTheUpperBoundReachTheWorstCase() {
+        // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is T/n
+        DistributionSet set = set(new double[][] {{0.5, 0.5, 0.0}, {0.2, 0.2, 0.6}});
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 900);
+        PairDivergence pair = new PairDivergence(mech, 1000);
+        MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
+        assertEquals(Math.log(0.9), b[0].logUpper(), 1e-12);
+    }
+
+    /**
+     * At n = 400 with 2 % lost: delta over a window of histograms (each count within about 4 sigma of every vertex's mean), then
+     * the value of random assignments of the three vertices summed over the window (their law built record by record). Each such
+     * sum is at most the assignment's value, and the upper bound must lie above it; the lower bound must lie below the sum for
+     * its own assignment.
+     */
+    @Test
+    void theUpperBoundLiesAboveRandomAssignmentsAndTheLowerBelowItsOwn() {
+        int n = 400;
+        double[][] v = {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}};
+        DistributionSet set = set(v);
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 392);
+        double[] eps = {0.5, 2};
+        PairDivergence pair = new PairDivergence(mech, n);
+        MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
+        int lo = 120;
+        int hi = 260;
+        double[][][] delta = new double[eps.length][hi - lo + 1][hi - lo + 1];
+        for (int h1 = lo; h1 <= hi; h1++) {
+            for (int h2 = lo; h2 <= hi && h1 + h2 <= n; h2++) {
+                ProfileValue[] p = mech.profiles(new int[] {h1, h2, n - h1 - h2}, eps, new boolean[] {true, true});
+                for (int e = 0; e < eps.length; e++) {
+                    delta[e][h1 - lo][h2 - lo] = p[e].logDelta();
+                }
+            }
+        }
+        SplittableRandom r = new SplittableRandom(7);
+        for (int trial = 0; trial < 6; trial++) {
+            int n1 = trial < 3 ? (trial == 0 ? n : 0) : r.nextInt(n + 1);
+            int n2 = trial < 3 ? (trial == 1 ? n : 0) : r.nextInt(n - n1 + 1);
+            int[] assignment = {n1, n2, n - n1 - n2};
+            double[][] law = law(assignment, v, n, lo, hi);
+            for (int e = 0; e < eps.length; e++) {
+                LogSumExp s = new LogSumExp();
+                for (int i = 0; i <= hi - lo; i++) {
+                    for (int j = 0; j <= hi - lo && i + j + 2 * lo <= n; j++) {
+                        if (law[i][j] > 0) {
+                            s.add(Math.log(law[i][j]) + delta[e][i][j]);
+                        }
+                    }
+                }
+                double value = s.log();
+                assertTrue(b[e].logUpper() >= value, Arrays.toString(assignment) + " eps " + eps[e] + ": " + b[e].logUpper() + " < " + value);
+                if (assignment[b[e].lowerVertex()] == n) {
+                    // the window's sum is at most this assignment's value
+                    assertTrue(b[e].logLower() <= value + 1e-12, "lower " + b[e].logLower() + " > " + value);
+                    assertTrue(b[e].logLower() >= value - 0.2, "the lower bound is within a factor 1.22 here: " + b[e].logLower() + " vs " + value);
+                }
+            }
+        }
+    }
+
+    @Test
+    void cellProbabilitiesLieBelowTheirExactSumsAndClose() {
+        // n = 100,000, shares 0.45 and 0.08: cells in the bulk, at -6 and -20 sigma (probabilities near 1e-88) and above the mean,
+        // against the sum of the pmf over every cell point (Commons Statistics' saddle-point pmfs, not its CDFs)
+        long n = 100_000;
+        double pr = 0.45;
+        double pc = 0.08;
+        double sr = Math.sqrt(n * pr * (1 - pr));
+        double sc = Math.sqrt(n * pc * (1 - pc));
+        double[][] at = {{0, 0}, {-6, -6}, {-20, -3}, {-3, -20}, {2, 3}, {-1, 5}};
+        for (double[] z : at) {
+            long r0 = (long) (n * pr + z[0] * sr);
+            long c0 = (long) (n * pc + z[1] * sc);
+            for (long w : new long[] {1, 37, 160}) {
+                double lower = VertexLowerBound.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1);
+                LogSumExp exact = new LogSumExp();
+                org.apache.commons.statistics.distribution.BinomialDistribution row =
+                        org.apache.commons.statistics.distribution.BinomialDistribution.of((int) n, pr);
+                for (long r = r0; r < r0 + w; r++) {
+                    var col = org.apache.commons.statistics.distribution.BinomialDistribution.of((int) (n - r), pc / (1 - pr));
+                    for (long c = c0; c < c0 + w; c++) {
+                        exact.add(row.logProbability((int) r) + col.logProbability((int) c));
+                    }
+                }
+                String what = Arrays.toString(z) + " width " + w;
+                assertTrue(lower <= exact.log() + 1e-9, what + ": " + lower + " > " + exact.log());
+                // sub-rows lose what the conditional law moves across one sub-row: little, even 20 sigma out
+                assertTrue(lower >= exact.log() - 0.25, what + ": " + lower + " vs " + exact.log());
+            }
+        }
+    }
+
+    /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
+    private static double[][] law(int[] assignment, double[][] v, int n, int lo, int hi) {
+        // full grid of (h1, h2) for up to n records, then restricted
+        double[][] cur = new double[n + 1][n + 1];
+        cur[0][0] = 1;
+        int used = 0;
+        for (int vi = 0; vi < assignment.length; vi++) {
+            for (int k = 0; k < assignment[vi]; k++) {
+                double[][] next = new double[n + 1][n + 1];
+                for (int i = 0; i <= used; i++) {
+                    for (int j = 0; i + j <= used; j++) {
+                        double x = cur[i][j];
+                        if (x == 0) {
+                            continue;
+                        }
+                        next[i + 1][j] += x * v[vi][0];
+                        next[i][j + 1] += x * v[vi][1];
+                        next[i][j] += x * v[vi][2];
+                    }
+                }
+                cur = next;
+                used++;
+            }
+        }
+        double[][] out = new double[hi - lo + 1][hi - lo + 1];
+        for (int i = lo; i <= hi; i++) {
+            for (int j = lo; j <= hi; j++) {
+                out[i - lo][j - lo] = cur[i][j];
+            }
+        }
+        return out;
+    }
+
+    /** ln E[delta(H)], H ~ Multinomial(n, p), over every histogram (exact up to the table's rounding). */
+    private static double vertexValue(SamplingHistogramMechanism mech, int n, double[] p, double[] logDelta, int m) {
+        CompositionIndex index = CompositionIndex.of(n, m);
+        int[] h = new int[m];
+        LogSumExp s = new LogSumExp();
+        for (int r = 0; r < index.size(); r++) {
+            index.unrank(r, h);
+            double lp = org.apache.commons.numbers.gamma.LogGamma.value(n + 1.0);
+            for (int i = 0; i < m; i++) {
+                lp -= org.apache.commons.numbers.gamma.LogGamma.value(h[i] + 1.0);
+                if (h[i] > 0) {
+                    lp += p[i] == 0 ? Double.NEGATIVE_INFINITY : h[i] * Math.log(p[i]);
+                }
+            }
+            s.add(lp + logDelta[r]);
+        }
+        return s.log();
+    }
+}
