@@ -136,6 +136,7 @@ public final class SmoothedCommand extends BoundsCommand {
         if (!beyond) {
             return cost;
         }
+        SmoothedRunner.checkBoundsN(n);
         double[] bounds = SmoothedRunner.monotoneEstimate(n, hull.categories(), eps.length);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
                 + " reporting certified bounds instead (at most %s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(bounds[0]));
@@ -179,7 +180,10 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         double secs = (System.nanoTime() - t0) / 1e9;
         double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
-        List<SmoothedRow> rows = values.stream().map(v -> SmoothedRow.of(n, t, v, logDp, compose, secs)).toList();
+        List<SmoothedRow> rows = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            rows.add(SmoothedRow.of(n, t, values.get(i), lower == null ? null : lower.get(i), logDp, compose, secs));
+        }
         String hullMethod = reduced.bounded()
                 ? "bounds: the hull of the " + given.size() + " distributions has " + (reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
                         : reduced.hullVertices()) + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
@@ -214,9 +218,7 @@ public final class SmoothedCommand extends BoundsCommand {
             results.add(r);
             if (lower != null) {
                 SmoothedValue lo = lower.get(i);
-                Json.putLogPair(r, "lowerDelta", "log10LowerDelta", lo.logDelta());
                 r.set("lowerArgmaxAssignment", Json.MAPPER.valueToTree(lo.argmaxAssignment()));
-                r.put("log10Gap", v.log10Delta() - lo.log10Delta());
                 r.put("method", beyond ? "bounds (every assignment is beyond --max-work): delta is an upper bound (" + v.method()
                         + "), lowerDelta a lower bound (" + lo.method() + "); the exact delta_SDP lies between"
                         : "bounds: delta is an upper bound (enclosing simplex; " + v.method() + "), lowerDelta a lower bound (" + lo.method()

@@ -137,9 +137,7 @@ public final class SmoothedRunner {
      */
     static List<List<SmoothedValue>> monotoneBounds(SparkSession spark, long n, long sampleSize, Sampling sampling, DistributionSet upperSet,
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress) {
-        if (n > Integer.MAX_VALUE) {
-            throw new UserInputException("--n", n, "three or more categories need n <= " + Integer.MAX_VALUE + " (their bounds use int binomial laws)");
-        }
+        checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
         MonotoneBounds.Options options = MonotoneBounds.Options.defaults();
         MonotoneBounds.Bounds[] b = spark == null
@@ -166,6 +164,14 @@ public final class SmoothedRunner {
                     x.lowerPair()[1] + 1), 1, 0));
         }
         return List.of(upper, lower);
+    }
+
+    /** The bounds of three or more categories take n up to 2^31 - 1 (their binomial laws have int counts). */
+    static void checkBoundsN(long n) {
+        if (n > Integer.MAX_VALUE) {
+            throw new UserInputException("--n", n, "three or more categories need n <= " + Integer.MAX_VALUE + " (2^31 - 1) when every assignment is beyond"
+                    + " --max-work (certified bounds)");
+        }
     }
 
     /** {core-seconds, driver bytes} of {@link #monotoneBounds}: at most 2 x 400 pair evaluations per eps, each timed by {@link #pairSeconds}. */

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.Columns;
@@ -71,6 +73,8 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     private DistributionSet given;
     private DistributionSet hull;
     private double[] costOf;
+    /** Per n: three or more categories with every assignment beyond --max-work, so certified two-sided bounds instead. */
+    private boolean[] bounds;
 
     @Override
     protected void check() {
@@ -101,11 +105,22 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         double coreSeconds = 0;
         double memory = 0;
         costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
+        bounds = new boolean[ns.size()];
         for (int i = 0; i < ns.size(); i++) {
             double[] cost = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
+            if (hull.categories() >= 3 && !(cost[0] <= common.maxWork)) {
+                bounds[i] = true;
+                SmoothedRunner.checkBoundsN(ns.get(i));
+                cost = SmoothedRunner.monotoneEstimate(ns.get(i), hull.categories(), eps.length);
+            }
             costOf[i] = Math.max(cost[0], 1e-9);
             coreSeconds += cost[0];
             memory = Math.max(memory, cost[1]);
+        }
+        long bounded = IntStream.range(0, bounds.length).filter(i -> bounds[i]).count();
+        if (bounded > 0) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "smoothed-sweep: at %d of the %d n every assignment is beyond --max-work;"
+                    + " certified two-sided bounds there (log10LowerDelta below, delta above)%n", bounded, ns.size());
         }
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
     }
@@ -113,7 +128,8 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     @Override
     protected Report compute(OutputDir out) throws IOException {
         // the large-n method on a local master needs no Spark: its threads run every parallel part
-        Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) ? SparkSessions.localThreads(common) : null;
+        boolean allBounds = IntStream.range(0, bounds.length).allMatch(i -> bounds[i]);
+        Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) || allBounds ? SparkSessions.localThreads(common) : null;
         SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed-sweep") : null;
         OutputDir.mark(out, spark == null ? "setup" : "sparkStartAndInput");
         int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
@@ -137,7 +153,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
             for (int i = 0; i < hull.size(); i++) {
                 o.printf("  vertex %d: %s %s%n", i + 1, hull.label(i), Arrays.toString(hull.get(i)));
             }
-            TEXT.printText(o, rows);
+            text(rows).printText(o, rows);
         }).dataset("results", SmoothedRow.COLUMNS, spark, rows)
                 .write(dir -> plot(dir.resolve("smoothed-sweep.png"), rows, eps, pi.hullDescription(), pi.sourceName() + ", " + mechanism.describe()))
                 .afterCommit(() -> OutputDir.deleteTree(work));
@@ -156,7 +172,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
             if (forN != null) {
                 resumed++;
             } else {
-                forN = rowsFor(spark, parts, n);
+                forN = rowsFor(spark, parts, n, bounds[i]);
                 OutputDir.keepStage(work, "n=" + n, forN);
                 computedCost += costOf[i];
             }
@@ -174,20 +190,41 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     }
 
     /** The rows of one n, as JSON (the form a finished stage is kept in). */
-    private ArrayNode rowsFor(SparkSession spark, int parts, long n) {
+    private ArrayNode rowsFor(SparkSession spark, int parts, long n, boolean bounded) {
         long t = mechanism.sampleSize(n);
         long t0 = System.nanoTime();
-        List<SmoothedValue> values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, msg -> {
+        Consumer<String> progress = msg -> {
             if (common.verbose) {
                 spec.commandLine().getErr().println("smoothed-sweep:   " + msg);
             }
-        }, common.maxWork);
+        };
+        List<SmoothedValue> values;
+        List<SmoothedValue> lower = null;
+        if (bounded) {
+            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress);
+            values = b.get(0);
+            lower = b.get(1);
+        } else {
+            values = SmoothedRunner.run(spark, n, t, mechanism.sampling(), hull, eps, parts, progress, common.maxWork);
+        }
         double logDp = SamplingHistogramMechanism.of(mechanism.sampling(), t).logDpDelta(n);
         ArrayNode forN = Json.array();
-        for (SmoothedValue v : values) {
-            forN.add(SmoothedRow.of(n, t, v, logDp, compose, (System.nanoTime() - t0) / 1e9).json());
+        for (int i = 0; i < values.size(); i++) {
+            forN.add(SmoothedRow.of(n, t, values.get(i), lower == null ? null : lower.get(i), logDp, compose, (System.nanoTime() - t0) / 1e9).json());
         }
         return forN;
+    }
+
+    /** The text table's columns: the lower bound's only when some row is a two-sided bound. */
+    static Columns<SmoothedRow> text(List<SmoothedRow> rows) {
+        if (rows.stream().noneMatch(SmoothedRow::bounded)) {
+            return TEXT;
+        }
+        return Columns.<SmoothedRow>of().textOnly("n", "%-10d", SmoothedRow::n).textOnly("T", "%-10d", SmoothedRow::T)
+                .textOnly("epsilon", "%-9.4g", SmoothedRow::epsilon).textOnly("log10 delta", "%-13.5f", SmoothedRow::log10Delta)
+                .textOnly("log10 lower bound", "%-13.5f", SmoothedRow::log10LowerDelta)
+                .textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
+                .textOnly("relErr", "%-9.1e", SmoothedRow::relativeErrorBound).textOnly("log10 1/n", "%.3f", r -> Math.log10(1.0 / r.n()));
     }
 
     /** The text table. */
@@ -206,8 +243,16 @@ public final class SmoothedSweepCommand extends BoundsCommand {
                     pts.add(new double[] {r.n(), Double.isFinite(l) ? l : Double.NaN});
                 }
             }
-            series.add(new Plots.Series("eps = " + Plots.num(eps[e]), pts.stream().mapToDouble(p -> p[0]).toArray(),
-                    pts.stream().mapToDouble(p -> p[1]).toArray(), false, Plots.ordered(e, eps.length)).variant(e));
+            series.add(new Plots.Series("eps = " + Plots.num(eps[e]) + (rows.stream().anyMatch(SmoothedRow::bounded) ? " (upper bound where bounded)" : ""),
+                    pts.stream().mapToDouble(p -> p[0]).toArray(), pts.stream().mapToDouble(p -> p[1]).toArray(), false, Plots.ordered(e, eps.length))
+                    .variant(e));
+            double e0 = eps[e];
+            double[][] lower = rows.stream().filter(r -> r.epsilon() == e0 && r.bounded() && Double.isFinite(r.log10LowerDelta()))
+                    .map(r -> new double[] {r.n(), r.log10LowerDelta()}).toArray(double[][]::new);
+            if (lower.length > 0) {
+                series.add(new Plots.Series("eps = " + Plots.num(eps[e]) + " lower bound", Arrays.stream(lower).mapToDouble(p -> p[0]).toArray(),
+                        Arrays.stream(lower).mapToDouble(p -> p[1]).toArray(), true, Plots.ordered(e, eps.length)).variant(e));
+            }
         }
         List<double[]> inv = new ArrayList<>();
         for (SmoothedRow r : rows) {

@@ -33,7 +33,7 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     @Test
-    void beyondExactReachTheCommandReportsCertifiedBoundsAroundTheExactValue() {
+    void beyondExactReachTheCommandReportsCertifiedBoundsAroundTheExactValue(@TempDir Path tmp) throws Exception {
         // n = 120, three categories, three vertices: every assignment takes about 7 core-seconds by the estimate; with
         // --max-work 6 the command reports certified bounds (a second of work), and the exact run (default limit) must lie between them
         String[] base = {"smoothed", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8",
@@ -52,6 +52,20 @@ class SmoothedCommandsTest extends SparkTestSession {
             assertTrue(b.get("log10Delta").asDouble() >= x - 1e-12, b + " vs " + x);
             assertEquals(b.get("log10Delta").asDouble() - b.get("log10LowerDelta").asDouble(), b.get("log10Gap").asDouble(), 1e-12);
         }
+        // smoothed-sweep takes the same way at the same n, with the lower bound in its rows and in results.csv
+        Run sweep = run("smoothed-sweep", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions",
+                "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8", "--max-work", "6", "--json", "--out", tmp.resolve("sweep").toString());
+        assertEquals(0, sweep.exitCode(), sweep.err());
+        assertTrue(sweep.err().contains("at 1 of the 1 n every assignment is beyond --max-work"), sweep.err());
+        for (int i = 0; i < 2; i++) {
+            JsonNode row = sweep.json().get("rows").get(i);
+            JsonNode b = bounded.json().get("results").get(i);
+            assertEquals(b.get("log10Delta").asDouble(), row.get("log10Delta").asDouble(), 0);
+            assertEquals(b.get("log10LowerDelta").asDouble(), row.get("log10LowerDelta").asDouble(), 0);
+        }
+        List<String> csv = Files.readAllLines(tmp.resolve("sweep/results.csv"));
+        assertTrue(csv.get(0).endsWith(",log10LowerDelta"), csv.get(0));
+        assertEquals(sweep.json().get("rows").get(0).get("log10LowerDelta").asDouble(), Double.parseDouble(csv.get(1).substring(csv.get(1).lastIndexOf(',') + 1)), 0);
     }
 
     private static String[] append(String[] a, String... more) {
