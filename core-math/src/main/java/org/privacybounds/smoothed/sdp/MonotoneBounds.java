@@ -74,6 +74,9 @@ public final class MonotoneBounds {
         }
     }
 
+    /** What the rounding of a log-sum of positive terms can move it, far above its few ulps. */
+    static final double SUM_ROUNDING = 1e-12;
+
     private MonotoneBounds() {
     }
 
@@ -96,16 +99,36 @@ public final class MonotoneBounds {
             throw new IllegalArgumentException("n must be at most 2^31 - 1");
         }
         Bounds[] out = new Bounds[eps.length];
+        PairSource timed = progressing(source, 2L * (options.maxEvaluations() + 64) * eps.length, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
-            Upper up = upper(pair, upperSet, eps[e], source, options);
-            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], source, options);
+            Upper up = upper(pair, upperSet, eps[e], timed, options);
+            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options);
             double logUpper = Math.max(up.log, lo.logLower());
             out[e] = new Bounds(eps[e], logUpper, up.levels, up.zMax, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lo.evaluations());
             progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g), %d pair evaluations, %.1f s", eps[e],
                     LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper), out[e].log10Gap(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
         }
         return out;
+    }
+
+    /** The source with a progress line at most every 30 s: evaluations done against the run's budget, elapsed time and an ETA. */
+    private static PairSource progressing(PairSource source, long budget, Consumer<String> progress) {
+        long start = System.nanoTime();
+        long[] state = {0, start}; // evaluations done, time of the last line
+        return (ha, hb, eps) -> {
+            double[][] v = source.log(ha, hb, eps);
+            state[0] += ha.length;
+            long now = System.nanoTime();
+            if (now - state[1] > 30e9) {
+                state[1] = now;
+                double elapsed = (now - start) / 1e9;
+                double done = Math.min(1, (double) state[0] / budget);
+                progress.accept(String.format(Locale.ROOT, "%,d pair evaluations (budget about %,d), %.0f s, ETA about %.0f s", state[0], budget,
+                        elapsed, elapsed / done * (1 - done)));
+            }
+            return v;
+        };
     }
 
     /** The upper bound of one eps. */
@@ -179,7 +202,8 @@ public final class MonotoneBounds {
             }
             addLevels(ladder, next, n, q, sigma, eps, logDp, source, evaluations);
         }
-        return new Upper(Math.min(bound(ladder, logDp), logDp), ladder.size(), ladder.lastKey(), evaluations[0]);
+        // raised by 1e-12 for the rounding of the sum itself (every term is already an upper value)
+        return new Upper(Math.min(bound(ladder, logDp) + SUM_ROUNDING, logDp), ladder.size(), ladder.lastKey(), evaluations[0]);
     }
 
     /**

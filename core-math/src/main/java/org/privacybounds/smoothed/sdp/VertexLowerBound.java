@@ -165,7 +165,8 @@ final class VertexLowerBound {
                 cells.addAll(complete(split));
             }
             cellCount = cells.size();
-            return total(cells);
+            // lowered by 1e-12 for the rounding of the sum itself (every term is already a lower value)
+            return total(cells) - MonotoneBounds.SUM_ROUNDING;
         }
 
         private static double total(Iterable<Cell> cells) {

@@ -139,7 +139,7 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
-        MonotoneBounds.Options options = MonotoneBounds.Options.defaults();
+        MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), evaluationBudget(n));
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -174,9 +174,17 @@ public final class SmoothedRunner {
         }
     }
 
-    /** {core-seconds, driver bytes} of {@link #monotoneBounds}: at most 2 x 400 pair evaluations per eps, each timed by {@link #pairSeconds}. */
+    /** {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and a last batch, each timed by {@link #pairSeconds}. */
     static double[] monotoneEstimate(long n, int m, int epsilons) {
-        return new double[] {epsilons * (2.0 * MonotoneBounds.Options.defaults().maxEvaluations() + 3 * m * (m - 1)) * pairSeconds(n), 300e6};
+        return new double[] {epsilons * 2.0 * (evaluationBudget(n) + 64 + 3 * m * (m - 1)) * pairSeconds(n), 300e6};
+    }
+
+    /**
+     * Pair evaluations per eps and side: 600 up to n = 1e6 (where the refinement has stopped gaining by then), fewer where each
+     * costs more, down to 100 at the national n (about 2 s each there): what one more evaluation buys shrinks as the bounds close.
+     */
+    static int evaluationBudget(long n) {
+        return (int) Math.max(100, Math.min(600, 600 * Math.sqrt(pairSeconds(1_000_000) / pairSeconds(n))));
     }
 
     /**
@@ -184,7 +192,7 @@ public final class SmoothedRunner {
      * and about 1 s at 1.58e8 (0.2 % lost); the cost grows with the width of the sampled counts' bulk.
      */
     static double pairSeconds(long n) {
-        return 1e-3 + 9e-3 * Math.pow(n / 1e6, 0.9);
+        return 1e-3 + 9e-3 * Math.pow(n / 1e6, 0.95);
     }
 
     /** Pair evaluations of a batch on the executors. */
