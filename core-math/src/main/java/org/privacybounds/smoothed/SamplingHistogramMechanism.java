@@ -178,19 +178,38 @@ public final class SamplingHistogramMechanism implements Serializable {
         return out;
     }
 
+    /**
+     * The largest of the four divergences of one pair of categories {a, b} (h against {@code h - e_a + e_b} and against
+     * {@code h - e_b + e_a}, both orders): {@link #profile} over the neighbours of that pair only, with the same skipping of
+     * sums that cannot be the largest.
+     */
+    public ProfileValue pairProfile(long[] h, int a, int b, double eps) {
+        checkHistogram(h);
+        checkEpsilon(eps);
+        if (a == b || a < 0 || b < 0 || a >= h.length || b >= h.length) {
+            throw new IllegalArgumentException("a pair of two categories of the histogram: " + a + ", " + b);
+        }
+        return profile(new Neighbours(h, a, b), eps);
+    }
+
     /** Every (neighbour, direction) pair of a histogram, in the order (a, b, direction). */
     private final class Neighbours {
         final List<MovePair> pairs = new ArrayList<>();
         final List<Neighbor> neighbours = new ArrayList<>();
 
         Neighbours(long[] h) {
+            this(h, -1, -1);
+        }
+
+        /** Only the neighbours that move a record between x and y (every neighbour when x < 0). */
+        Neighbours(long[] h, int x, int y) {
             int m = h.length;
             for (int a = 0; a < m; a++) {
                 if (h[a] == 0) {
                     continue;
                 }
                 for (int b = 0; b < m; b++) {
-                    if (b == a) {
+                    if (b == a || (x >= 0 && !((a == x && b == y) || (a == y && b == x)))) {
                         continue;
                     }
                     // d(h, h'), h' = h - e_a + e_b: base h, move a -> b

@@ -21,9 +21,9 @@ import org.privacybounds.numeric.LogSumExp;
  * <p><b>Upper bound, every assignment at once.</b> Whatever the assignment of the records to distributions of Pi, each count
  * H_i is a sum of independent Bernoulli variables with means at least {@code q_i = min over the vertices of p_i}, so it is
  * stochastically at least Binomial(n, q_i) (couple each Bernoulli with one of mean q_i below it). For a ladder
- * {@code z_0 < z_1 < ...} let {@code t_i(z) = floor(n q_i - z s_i sigma_i)}, {@code sigma_i = sqrt(n q_i (1 - q_i))} (the steps s_i
- * in [1, 4] chosen from how much delta depends on each count), and
- * {@code A_k} the event that every {@code H_i >= t_i(z_k)}. On A_k delta(H) is at most
+ * {@code z_0 < z_1 < ...} let {@code t_i(z) = floor(n q_i - z s_i sigma_i)} with {@code sigma_i = sqrt(n q_i (1 - q_i))} and
+ * steps s_i in [1, 4] chosen from how much delta depends on each count, and {@code A_k} the event that every
+ * {@code H_i >= t_i(z_k)}. On A_k delta(H) is at most
  * {@code Psi_k = max over pairs {a, b} of pair(t_a, t_b, n - t_a - t_b)} (monotonicity), and everywhere at most T/n. By
  * summation by parts, {@code E[delta(H)] <= Psi_0 + sum_k (Psi_k - Psi_(k-1)) P(not A_(k-1)) + (T/n - Psi_K) P(not A_K)},
  * with {@code P(not A_k) <= min(1, sum_i P(Binomial(n, q_i) < t_i(z_k)))} summed exactly in log space

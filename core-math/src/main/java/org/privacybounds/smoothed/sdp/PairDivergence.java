@@ -2,6 +2,7 @@ package org.privacybounds.smoothed.sdp;
 
 import java.io.Serializable;
 
+import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
 /**
@@ -51,22 +52,9 @@ public final class PairDivergence implements Serializable {
         if (ha < 1 || hb < 1 || ha + hb > n) {
             throw new IllegalArgumentException("pair counts out of range: " + ha + ", " + hb + " of n = " + n);
         }
-        long[] g = {ha, hb, n - ha - hb};
-        long[] toB = {ha - 1, hb + 1, n - ha - hb};
-        long[] toA = {ha + 1, hb - 1, n - ha - hb};
-        double[][] d = {
-            mechanism.logHockeyStick(g, 0, 1, eps), // d(h, h - e_a + e_b)
-            mechanism.logHockeyStick(toB, 1, 0, eps), // d(h - e_a + e_b, h)
-            mechanism.logHockeyStick(g, 1, 0, eps), // d(h, h - e_b + e_a)
-            mechanism.logHockeyStick(toA, 0, 1, eps), // d(h - e_b + e_a, h)
-        };
-        double log = Double.NEGATIVE_INFINITY;
-        double err = 0;
-        for (double[] x : d) {
-            log = Math.max(log, x[0]);
-            err = Math.max(err, x[1]);
-        }
-        return new double[] {log, err};
+        // the mechanism skips the sums whose mass bound lies below the largest found (at large n two of the four)
+        ProfileValue v = mechanism.pairProfile(new long[] {ha, hb, n - ha - hb}, 0, 1, eps);
+        return new double[] {v.logDelta(), v.relativeErrorBound()};
     }
 
     /** An upper value: ln of the pair's value raised by its error bound. */

@@ -12,6 +12,7 @@ import org.privacybounds.jobs.common.BoundsCommand;
 import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
@@ -169,6 +170,7 @@ public final class SmoothedCommand extends BoundsCommand {
         DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
         List<SmoothedValue> values;
         List<SmoothedValue> lower;
+        Progress.phase(beyond ? "computing certified bounds" : "computing");
         if (beyond) {
             List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull,
                     reduced.bounded() ? reduced.inner() : hull, eps, parts, progress);

@@ -180,11 +180,12 @@ public final class SmoothedRunner {
     }
 
     /**
-     * Pair evaluations per eps and side: 600 up to n = 1e6 (where the refinement has stopped gaining by then), fewer where each
-     * costs more, down to 100 at the national n (about 2 s each there): what one more evaluation buys shrinks as the bounds close.
+     * Pair evaluations per eps and side: 600 up to n = 1e6 (where the refinement has mostly stopped gaining by then), fewer
+     * where each costs more, down to 300 from n = 4e6 on (about 0.5 s each at the national n, so about 5 minutes per eps on
+     * 2 cores there).
      */
     static int evaluationBudget(long n) {
-        return (int) Math.max(100, Math.min(600, 600 * Math.sqrt(pairSeconds(1_000_000) / pairSeconds(n))));
+        return (int) Math.max(300, Math.min(600, 600 * Math.sqrt(pairSeconds(1_000_000) / pairSeconds(n))));
     }
 
     /**

@@ -18,6 +18,7 @@ import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
+import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
@@ -200,6 +201,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         };
         List<SmoothedValue> values;
         List<SmoothedValue> lower = null;
+        Progress.phase("computing n = " + n + (bounded ? " (certified bounds)" : ""));
         if (bounded) {
             List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress);
             values = b.get(0);
