@@ -25,25 +25,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * </ul>
  * This is what lets {@link MonotoneBounds} bound delta over whole regions of histograms from a few evaluations.
  */
-public final class PairDivergence implements Serializable {
-    private static final long serialVersionUID = 1L;
-
-    private final SamplingHistogramMechanism mechanism;
-    private final long n;
-
-    public PairDivergence(SamplingHistogramMechanism mechanism, long n) {
-        this.mechanism = mechanism;
-        this.n = n;
-    }
-
-    public long n() {
-        return n;
-    }
-
-    public SamplingHistogramMechanism mechanism() {
-        return mechanism;
-    }
-
+public record PairDivergence(SamplingHistogramMechanism mechanism, long n) implements Serializable {
     /**
      * ln of the largest of the pair's four divergences at {@code (ha, hb, n - ha - hb)} and its relative error bound:
      * {@code {ln value, relative error}}. Needs {@code ha, hb >= 1} and {@code ha + hb <= n}.
@@ -55,17 +37,5 @@ public final class PairDivergence implements Serializable {
         // the mechanism skips the sums whose mass bound lies below the largest found (at large n two of the four)
         ProfileValue v = mechanism.pairProfile(new long[] {ha, hb, n - ha - hb}, 0, 1, eps);
         return new double[] {v.logDelta(), v.relativeErrorBound()};
-    }
-
-    /** An upper value: ln of the pair's value raised by its error bound. */
-    public double logUpper(long ha, long hb, double eps) {
-        double[] v = log(ha, hb, eps);
-        return v[0] + Math.log1p(v[1]);
-    }
-
-    /** A lower value: ln of the pair's value lowered by its error bound. */
-    public double logLower(long ha, long hb, double eps) {
-        double[] v = log(ha, hb, eps);
-        return v[1] >= 1 ? Double.NEGATIVE_INFINITY : v[0] + Math.log1p(-v[1]);
     }
 }

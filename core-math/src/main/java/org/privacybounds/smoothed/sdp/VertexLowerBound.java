@@ -86,7 +86,8 @@ final class VertexLowerBound {
         boolean aIsRow = p[w[1]] >= p[w[2]];
         Grid g = new Grid(pair, eps, source, n, aIsRow ? p[w[1]] : p[w[2]], aIsRow ? p[w[2]] : p[w[1]]);
         g.evaluations = points.size();
-        double logLower = g.refine(options);
+        long[] at = points.get(best);
+        double logLower = g.refine(options, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, g.cellCount, g.evaluations);
     }
 
@@ -112,19 +113,17 @@ final class VertexLowerBound {
             this.pc = pc;
         }
 
-        double refine(MonotoneBounds.Options options) {
+        /** The lower bound, from the pair's value at the mean histogram (mr, mc). */
+        double refine(MonotoneBounds.Options options, long mr, long mc, double atMean) {
             double sr = Math.sqrt(n * pr * (1 - pr));
             double sc = Math.sqrt(n * pc * (1 - pc));
             // where the mass of P(h) pair(h) lies: the law tilted by the pair's slope at the mean (ln pair grows by g per sigma
             // downwards, so the tilted law peaks about g sigma below the mean); two evaluations measure g in each coordinate
-            long mr = Math.max(2, Math.round(n * pr));
-            long mc = Math.max(2, Math.min(n - mr, Math.round(n * pc)));
-            List<long[]> probe = List.of(new long[] {mr, mc}, new long[] {Math.max(1, mr - Math.round(sr)), mc},
-                    new long[] {mr, Math.max(1, mc - Math.round(sc))});
+            List<long[]> probe = List.of(new long[] {Math.max(1, mr - Math.round(sr)), mc}, new long[] {mr, Math.max(1, mc - Math.round(sc))});
             double[][] v = MonotoneBounds.evaluate(probe, eps, source);
             evaluations += probe.size();
-            double gr = Math.max(0, v[1][0] - v[0][0]);
-            double gc = Math.max(0, v[2][0] - v[0][0]);
+            double gr = Math.max(0, v[0][0] - atMean);
+            double gc = Math.max(0, v[1][0] - atMean);
             int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * options.maxEvaluations())));
             long[] rows = edges(n * pr - gr * sr, sr, perAxis);
             long[] cols = edges(n * pc - gc * sc, sc, perAxis);

@@ -20,7 +20,6 @@ import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
-import org.privacybounds.smoothed.sdp.VertexEnumeration;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -140,7 +139,7 @@ public final class SmoothedCommand extends BoundsCommand {
         SmoothedRunner.checkBoundsN(n);
         double[] bounds = SmoothedRunner.monotoneEstimate(n, hull.categories(), eps.length);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
-                + " reporting certified bounds instead (at most %s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(bounds[0]));
+                + " reporting certified bounds instead (estimated %s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(bounds[0]));
         return bounds;
     }
 
