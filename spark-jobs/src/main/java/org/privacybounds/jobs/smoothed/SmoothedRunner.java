@@ -145,7 +145,6 @@ public final class SmoothedRunner {
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
         List<SmoothedValue> upper = new ArrayList<>();
         List<SmoothedValue> lower = new ArrayList<>();
-        int m = upperSet.categories();
         for (MonotoneBounds.Bounds x : b) {
             long[] pure = new long[lowerSet.size()];
             pure[x.lowerVertex()] = n;
@@ -174,15 +173,18 @@ public final class SmoothedRunner {
         }
     }
 
-    /** {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and a last batch, each timed by {@link #pairSeconds}. */
+    /**
+     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and a last
+     * batch, each timed by {@link #pairSeconds} (the national n: 3,400 core-seconds estimated, 1,203 s on 2 cores measured).
+     */
     static double[] monotoneEstimate(long n, int m, int epsilons) {
         return new double[] {epsilons * 2.0 * (evaluationBudget(n) + 64 + 3 * m * (m - 1)) * pairSeconds(n), 300e6};
     }
 
     /**
      * Pair evaluations per eps and side: 600 up to n = 1e6 (where the refinement has mostly stopped gaining by then), fewer
-     * where each costs more, down to 300 from n = 4e6 on (about 0.5 s each at the national n, so about 5 minutes per eps on
-     * 2 cores there).
+     * where each costs more, down to 300 from n = 4e6 on (about 1 s each at the national n: about 5 minutes per eps on 2
+     * cores there, measured).
      */
     static int evaluationBudget(long n) {
         return (int) Math.max(300, Math.min(600, 600 * Math.sqrt(pairSeconds(1_000_000) / pairSeconds(n))));
