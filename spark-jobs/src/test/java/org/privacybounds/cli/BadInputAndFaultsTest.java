@@ -193,9 +193,10 @@ class BadInputAndFaultsTest extends SparkTestSession {
 
     @Test
     void workThatWouldNotFinishIsRefusedUpFront() {
-        // three categories at n = 2^31 - 1 cannot be enumerated (two categories at that n run in seconds by the large-n method)
-        refused(run("smoothed", "--n", "2147483647", "--lost", "1000", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"),
-                "an unbounded amount of driver memory");
+        // three categories past 2^31 - 1: no enumeration, and the certified bounds take int counts (two categories at that n
+        // run in seconds by the large-n method; at 2^31 - 1 three categories get their bounds in seconds)
+        refused(run("smoothed", "--n", "3000000000", "--lost", "1000", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"),
+                "--n = 3000000000: three or more categories need n <= 2147483647");
         refused(run("quantized-sgd", "--preset", "fig2-right", "--n", "100", "--epsilon", "1", "--trials", "2000000000"), "--n, --trials and --assignments");
         refused(run("quantized-sgd", "--preset", "fig2-right", "--n", "100", "--epsilon", "1", "--trials", "1000000000"), "--n, --trials and --assignments");
         refused(run("bayes-audit", "--n", "1:1:100000", "--epsilon", "1"), "more than --max-work 24.0 h");
