@@ -15,6 +15,11 @@ public final class WorkLimit {
     private WorkLimit() {
     }
 
+    /** Whether {@link #check} would let a run of this estimate start (within --max-work and the driver's heap share). */
+    public static boolean fits(CommonOptions common, double coreSeconds, double driverBytes) {
+        return driverBytes <= HEAP_SHARE * Runtime.getRuntime().maxMemory() && coreSeconds <= common.maxWork;
+    }
+
     /**
      * Checks an estimate.
      *
@@ -64,7 +69,7 @@ public final class WorkLimit {
         return String.format(Locale.ROOT, "%.2g years", s / (365 * 86400.0));
     }
 
-    static String bytes(double b) {
+    public static String bytes(double b) {
         if (!Double.isFinite(b)) {
             return "unbounded";
         }

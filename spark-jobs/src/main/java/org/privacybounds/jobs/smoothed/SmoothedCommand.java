@@ -126,20 +126,21 @@ public final class SmoothedCommand extends BoundsCommand {
     }
 
     /**
-     * Three or more categories where every assignment is beyond --max-work: certified two-sided bounds instead
+     * Three or more categories where every assignment is beyond --max-work or the driver's memory: certified two-sided bounds instead
      * ({@link SmoothedRunner#monotoneBounds}), announced with both estimates. Returns the cost of what will run.
      */
     private double[] beyondExactReach(double[] cost) {
         DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
         beyond = hull.categories() >= 3 && SmoothedRunner.method(hull, mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
-                && !(cost[0] <= common.maxWork);
+                && !WorkLimit.fits(common, cost[0], cost[1]);
         if (!beyond) {
             return cost;
         }
         SmoothedRunner.checkBoundsN(n);
         double[] bounds = SmoothedRunner.monotoneEstimate(n, hull.categories(), eps.length);
-        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time, more than --max-work;"
-                + " reporting certified bounds instead (estimated %s)%n", WorkLimit.duration(cost[0]), WorkLimit.duration(bounds[0]));
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time and %s of driver memory, more than"
+                + " --max-work or the heap allows; reporting certified bounds instead (estimated %s)%n", WorkLimit.duration(cost[0]),
+                WorkLimit.bytes(cost[1]), WorkLimit.duration(bounds[0]));
         return bounds;
     }
 

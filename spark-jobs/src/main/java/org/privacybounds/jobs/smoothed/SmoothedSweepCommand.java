@@ -109,7 +109,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         bounds = new boolean[ns.size()];
         for (int i = 0; i < ns.size(); i++) {
             double[] cost = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
-            if (hull.categories() >= 3 && !(cost[0] <= common.maxWork)) {
+            if (hull.categories() >= 3 && !WorkLimit.fits(common, cost[0], cost[1])) {
                 bounds[i] = true;
                 SmoothedRunner.checkBoundsN(ns.get(i));
                 cost = SmoothedRunner.monotoneEstimate(ns.get(i), hull.categories(), eps.length);

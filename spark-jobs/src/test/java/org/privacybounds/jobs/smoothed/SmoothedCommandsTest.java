@@ -277,7 +277,7 @@ class SmoothedCommandsTest extends SparkTestSession {
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.6"},
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "-0.1,1.1"},
                 {"smoothed", "--n", "0", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
-                {"smoothed", "--n", "5000", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"},
+                {"smoothed", "--n", "5000000000", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"},
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-file", "/nonexistent.csv"},
                 {"smoothed-sweep", "--n", "100:-1:50", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
         };
