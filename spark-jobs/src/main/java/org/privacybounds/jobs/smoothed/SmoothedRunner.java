@@ -139,7 +139,8 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
-        MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), evaluationBudget(n));
+        MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(),
+                evaluationBudget(pairSeconds(n, sampleSize, sampling)));
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -177,25 +178,29 @@ public final class SmoothedRunner {
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and a last
      * batch, each timed by {@link #pairSeconds} (the national n: 3,400 core-seconds estimated, 1,203 s on 2 cores measured).
      */
-    static double[] monotoneEstimate(long n, int m, int epsilons) {
-        return new double[] {epsilons * 2.0 * (evaluationBudget(n) + 64 + 3 * m * (m - 1)) * pairSeconds(n), 300e6};
+    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int m, int epsilons) {
+        double each = pairSeconds(n, sampleSize, sampling);
+        return new double[] {epsilons * 2.0 * (evaluationBudget(each) + 64 + 3 * m * (m - 1)) * each, 300e6};
     }
 
     /**
-     * Pair evaluations per eps and side: 600 up to n = 1e6 (where the refinement has mostly stopped gaining by then), fewer
-     * where each costs more, down to 300 from n = 4e6 on (about 1 s each at the national n: about 5 minutes per eps on 2
-     * cores there, measured).
+     * Pair evaluations per eps and side, from the cost of one: 600 up to about 10 ms each (n = 1e6 with 0.2 % lost, where the
+     * refinement has mostly stopped gaining by then), fewer where each costs more, down to 300 from about 40 ms on (about
+     * 1 s each at the national n: about 5 minutes per eps on 2 cores there, measured).
      */
-    static int evaluationBudget(long n) {
-        return (int) Math.max(300, Math.min(600, 600 * Math.sqrt(pairSeconds(1_000_000) / pairSeconds(n))));
+    static int evaluationBudget(double pairSeconds) {
+        return (int) Math.max(300, Math.min(600, 600 * Math.sqrt(1e-2 / pairSeconds)));
     }
 
     /**
-     * Core-seconds of one pair evaluation (four hockey-stick sums) at n with one eps: measured 0.3 ms at n = 1e4, 9 ms at 1e6
-     * and about 1 s at 1.58e8 (0.2 % lost); the cost grows with the width of the sampled counts' bulk.
+     * Core-seconds of one pair evaluation (four hockey-stick sums, two of them skipped at large n) with one eps. The sums run
+     * over the sampled counts' bulk, whose width grows with the number of records not sampled, L = n - T: measured with
+     * 0.2 % lost 0.3 ms at n = 1e4 (L = 20), about 10 ms at 1e6 (L = 2,000) and about 1 s at 1.58e8 (L = 317,000); with
+     * 10 % lost at n = 5,000 (L = 500) 3.5 ms. With replacement the spread is taken as T (an overestimate).
      */
-    static double pairSeconds(long n) {
-        return 1e-3 + 9e-3 * Math.pow(n / 1e6, 0.95);
+    static double pairSeconds(long n, long sampleSize, Sampling sampling) {
+        double spread = sampling == Sampling.WITHOUT_REPLACEMENT ? Math.min(sampleSize, n - sampleSize) : Math.min(sampleSize, n);
+        return 1e-3 + 9e-3 * Math.pow(Math.max(1, spread) / 2000.0, 0.95);
     }
 
     /** Pair evaluations of a batch on the executors. */

@@ -112,7 +112,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
             if (hull.categories() >= 3 && !WorkLimit.fits(common, cost[0], cost[1])) {
                 bounds[i] = true;
                 SmoothedRunner.checkBoundsN(ns.get(i));
-                cost = SmoothedRunner.monotoneEstimate(ns.get(i), hull.categories(), eps.length);
+                cost = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull.categories(), eps.length);
             }
             costOf[i] = Math.max(cost[0], 1e-9);
             coreSeconds += cost[0];
