@@ -219,21 +219,14 @@ public final class SmoothedSweepCommand extends BoundsCommand {
 
     /** The text table's columns: the lower bound's only when some row is a two-sided bound. */
     static Columns<SmoothedRow> text(List<SmoothedRow> rows) {
-        if (rows.stream().noneMatch(SmoothedRow::bounded)) {
-            return TEXT;
+        Columns<SmoothedRow> c = Columns.<SmoothedRow>of().textOnly("n", "%-10d", SmoothedRow::n).textOnly("T", "%-10d", SmoothedRow::T)
+                .textOnly("epsilon", "%-9.4g", SmoothedRow::epsilon).textOnly("log10 delta", "%-13.5f", SmoothedRow::log10Delta);
+        if (rows.stream().anyMatch(SmoothedRow::bounded)) {
+            c = c.textOnly("log10 lower bound", "%-13.5f", SmoothedRow::log10LowerDelta);
         }
-        return Columns.<SmoothedRow>of().textOnly("n", "%-10d", SmoothedRow::n).textOnly("T", "%-10d", SmoothedRow::T)
-                .textOnly("epsilon", "%-9.4g", SmoothedRow::epsilon).textOnly("log10 delta", "%-13.5f", SmoothedRow::log10Delta)
-                .textOnly("log10 lower bound", "%-13.5f", SmoothedRow::log10LowerDelta)
-                .textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
+        return c.textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
                 .textOnly("relErr", "%-9.1e", SmoothedRow::relativeErrorBound).textOnly("log10 1/n", "%.3f", r -> Math.log10(1.0 / r.n()));
     }
-
-    /** The text table. */
-    static final Columns<SmoothedRow> TEXT = Columns.<SmoothedRow>of().textOnly("n", "%-10d", SmoothedRow::n).textOnly("T", "%-10d", SmoothedRow::T)
-            .textOnly("epsilon", "%-9.4g", SmoothedRow::epsilon).textOnly("log10 delta", "%-13.5f", SmoothedRow::log10Delta)
-            .textOnly("argmax assignment", "%-24s", r -> Arrays.toString(r.argmaxAssignment()).replace(" ", ""))
-            .textOnly("relErr", "%-9.1e", SmoothedRow::relativeErrorBound).textOnly("log10 1/n", "%.3f", r -> Math.log10(1.0 / r.n()));
 
     private static void plot(Path png, List<SmoothedRow> rows, double[] eps, String hull, String setting) {
         List<Plots.Series> series = new ArrayList<>();
