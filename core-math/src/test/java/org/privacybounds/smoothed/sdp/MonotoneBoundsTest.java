@@ -72,6 +72,31 @@ class MonotoneBoundsTest {
     }
 
     @Test
+    void deltaIsThePairDivergenceOfTheTwoSmallestCounts() {
+        // every histogram of n = 14 in three categories and n = 10 in four, both samplings
+        for (Sampling s : Sampling.values()) {
+            for (int m : new int[] {3, 4}) {
+                int n = m == 3 ? 14 : 10;
+                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(s, n - 3);
+                PairDivergence pair = new PairDivergence(mech, n);
+                CompositionIndex index = CompositionIndex.of(n, m);
+                int[] h = new int[m];
+                for (int r = 0; r < index.size(); r++) {
+                    index.unrank(r, h);
+                    int[] sorted = h.clone();
+                    Arrays.sort(sorted);
+                    if (sorted[0] == 0) {
+                        continue; // a count of 0: the upper side takes T/n there
+                    }
+                    for (double eps : EPS) {
+                        assertEquals(mech.profile(h, eps).logDelta(), pair.log(sorted[0], sorted[1], eps)[0], 1e-12, s + " " + Arrays.toString(h) + " eps " + eps);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void theBoundsBracketDeltaSdpOverEveryAssignment() {
         double[][][] sets = {
             {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}},
@@ -181,7 +206,7 @@ class MonotoneBoundsTest {
             long r0 = (long) (n * pr + z[0] * sr);
             long c0 = (long) (n * pc + z[1] * sc);
             for (long w : new long[] {1, 37, 160}) {
-                double lower = VertexLowerBound.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1);
+                double lower = PlaneCells.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1);
                 LogSumExp exact = new LogSumExp();
                 org.apache.commons.statistics.distribution.BinomialDistribution row =
                         org.apache.commons.statistics.distribution.BinomialDistribution.of((int) n, pr);
@@ -196,6 +221,72 @@ class MonotoneBoundsTest {
                 // sub-rows lose what the conditional law moves across one sub-row: little, even 20 sigma out
                 assertTrue(lower >= exact.log() - 0.25, what + ": " + lower + " vs " + exact.log());
             }
+        }
+    }
+
+    @Test
+    void upperCellProbabilitiesLieAboveTheirExactSumsAndClose() {
+        // (X_r, X_c, X_k, rest) ~ Multinomial(n; 0.45, 0.08, 0.40, 0.07) at n = 20,000: cells in the bulk, far out (down to about
+        // 1e-280, where the log-space sums take over from the CDFs) and above the mean, against sums of the pmf over every cell
+        // point, with and without the condition that X_k reaches the larger of the two counts
+        long n = 20_000;
+        double pr = 0.45;
+        double pc = 0.08;
+        double qk = 0.40;
+        double sr = Math.sqrt(n * pr * (1 - pr));
+        double sc = Math.sqrt(n * pc * (1 - pc));
+        var row = org.apache.commons.statistics.distribution.BinomialDistribution.of((int) n, pr);
+        double[][] at = {{0, 0}, {-3, -4}, {-36, 0}, {0, -40}, {-20, -25}, {2, 3}, {6, -1}};
+        for (double[] z : at) {
+            long r0 = (long) (n * pr + z[0] * sr);
+            long c0 = (long) (n * pc + z[1] * sc);
+            for (long w : new long[] {1, 23, 90}) {
+                LogSumExp exact = new LogSumExp();
+                LogSumExp exactReach = new LogSumExp();
+                for (long r = r0; r < r0 + w; r++) {
+                    var col = org.apache.commons.statistics.distribution.BinomialDistribution.of((int) (n - r), pc / (1 - pr));
+                    for (long c = c0; c < c0 + w; c++) {
+                        double lp = row.logProbability((int) r) + col.logProbability((int) c);
+                        exact.add(lp);
+                        // X_k given (r, c) is Binomial(n - r - c, qk / (1 - pr - pc)); reaching max(r, c) in log space
+                        long reach = Math.max(r, c);
+                        double tail = PlaneCells.logBinomialRange(n - r - c, qk / (1 - pr - pc), reach, n - r - c) - 1e-9;
+                        exactReach.add(lp + tail);
+                    }
+                }
+                String what = Arrays.toString(z) + " width " + w;
+                double up = PlaneCells.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1, true, new double[0]);
+                assertTrue(up >= exact.log() - 1e-9, what + ": " + up + " < " + exact.log());
+                assertTrue(up <= exact.log() + 0.25, what + ": " + up + " vs " + exact.log());
+                double upReach = PlaneCells.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1, true, new double[] {qk});
+                assertTrue(upReach >= exactReach.log() - 1e-9, what + " reach: " + upReach + " < " + exactReach.log());
+                assertTrue(upReach <= up + 1e-12, what);
+            }
+        }
+    }
+
+    @Test
+    void upperBinomialRangesLieAboveExactSumsForEveryTrialCount() {
+        // sup over N in [nMin, nMax] of P(Bin(N, p) in [lo, hi]) against the pmf summed in log space for each N
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int it = 0; it < 300; it++) {
+            long nMin = 50 + rnd.nextInt(5000);
+            long nMax = nMin + rnd.nextInt(40);
+            double p = rnd.nextDouble(0.01, 0.9);
+            double sd = Math.sqrt(nMax * p * (1 - p));
+            long lo = Math.max(0, (long) (nMin * p + rnd.nextDouble(-40, 30) * sd));
+            long hi = Math.min(nMax, lo + rnd.nextInt((int) Math.max(1, 3 * sd)));
+            double bound = PlaneCells.logBetweenUpper(nMin, nMax, p, lo, hi);
+            for (long trials = nMin; trials <= nMax; trials++) {
+                double exact = hi < lo || lo > trials ? Double.NEGATIVE_INFINITY
+                        : PlaneCells.logBinomialRange(trials, p, lo, Math.min(hi, trials)) - 2e-9;
+                assertTrue(bound >= exact, "N=" + trials + " p=" + p + " [" + lo + ", " + hi + "]: " + bound + " < " + exact);
+            }
+            double exactMin = lo > nMin ? Double.NEGATIVE_INFINITY : PlaneCells.logBinomialRange(nMin, p, lo, Math.min(hi, nMin));
+            double exactMax = PlaneCells.logBinomialRange(nMax, p, lo, hi);
+            // close to the larger of the two ends where the range is not a sliver (a bound, not a blow-up)
+            assertTrue(bound <= Math.max(exactMin, exactMax) + Math.log(1 + 2.0 * (nMax - nMin + 1)) + 1e-6 || hi - lo < 2,
+                    "p=" + p + " [" + lo + ", " + hi + "] N in [" + nMin + ", " + nMax + "]: " + bound + " vs " + Math.max(exactMin, exactMax));
         }
     }
 

@@ -132,15 +132,16 @@ public final class SmoothedRunner {
     /**
      * Three or more categories where every assignment is beyond reach: certified two-sided bounds ({@link MonotoneBounds}), the
      * upper bound from {@code upperSet}'s smallest shares (the hull or an enclosing simplex), the lower from every record on one
-     * of {@code lowerSet}'s vertices. Returns {upper values, lower values}. The pair evaluations of each batch run on the
-     * executors, or on the driver's {@code partitions} threads when {@code spark} is null.
+     * of {@code lowerSet}'s vertices, refined within {@code workSeconds} core-seconds ({@link #evaluationBudget}). Returns {upper
+     * values, lower values}. The pair evaluations of each batch run on the executors, or on the driver's {@code partitions}
+     * threads when {@code spark} is null.
      */
     static List<List<SmoothedValue>> monotoneBounds(SparkSession spark, long n, long sampleSize, Sampling sampling, DistributionSet upperSet,
-            DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress) {
+            DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(),
-                evaluationBudget(pairSeconds(n, sampleSize, sampling)));
+                evaluationBudget(n, pairSeconds(n, sampleSize, sampling), eps.length, workSeconds));
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -152,10 +153,11 @@ public final class SmoothedRunner {
             long[] shown = upperSet == lowerSet ? pure : new long[upperSet.size()];
             double gap = x.logLower() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.expm1(x.logUpper() - x.logLower());
             upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
-                    "upper bound over every assignment: each count is at least Binomial(n, its smallest share over Pi); delta is bounded on %d"
-                            + " levels of the counts (to %.1f sigma below) by the largest pair divergence at the lowest counts (monotone in the"
-                            + " counts), summed with exact binomial tails (layer cake), each value raised by its error bound",
-                    x.upperLevels(), x.zMax()), 0, 0));
+                    "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
+                            + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"
+                            + " G summed over %d cells of the pairs' planes covering every count, each cell's probability raised by 2e-12"
+                            + " relative for its binomial CDFs (log-space sums in the far tails) times the divergence at its lower corner"
+                            + " raised by its error bound", x.upperCells()), 0, 0));
             lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, String.format(Locale.ROOT,
                     "lower bound: the assignment with every record on vertex %d (%s); its value E[delta(H)] is at least the sum over %d cells"
                             + " of the (h_%d, h_%d) plane of the cell's probability (lowered by 2e-12 relative for its binomial CDFs) times the"
@@ -175,32 +177,42 @@ public final class SmoothedRunner {
     }
 
     /**
-     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and a last
-     * batch, each timed by {@link #pairSeconds} (the national n: 3,400 core-seconds estimated, 1,203 s on 2 cores measured).
+     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and the batches
+     * before the refinement, each timed by {@link #pairSeconds}.
      */
-    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int m, int epsilons) {
+    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
-        return new double[] {epsilons * 2.0 * (evaluationBudget(each) + 64 + 3 * m * (m - 1)) * each, 300e6};
+        return new double[] {epsilons * 2.0 * (evaluationBudget(n, each, epsilons, workSeconds) + SETUP_EVALUATIONS) * each, 300e6};
     }
 
     /**
-     * Pair evaluations per eps and side, from the cost of one: 600 up to about 10 ms each (n = 1e6 with 0.2 % lost, where the
-     * refinement has mostly stopped gaining by then), fewer where each costs more, down to 300 from about 40 ms on (about
-     * 1 s each at the national n: about 5 minutes per eps on 2 cores there, measured).
+     * Pair evaluations per eps and side: {@value #SIDE_SECONDS} core-seconds' worth at the cost of one, or what fits in
+     * {@code workSeconds} for every eps and both sides (with a tenth to spare) where that is less; at least 300 (about 1.4 s
+     * each at the national n: 20 to 30 minutes for four eps on 2 cores, measured), at most 100,000 (n = 1e4, where each costs
+     * well under a millisecond) and at most the points of the plane, n (n + 1) / 2.
      */
-    static int evaluationBudget(double pairSeconds) {
-        return (int) Math.max(300, Math.min(600, 600 * Math.sqrt(1e-2 / pairSeconds)));
+    static int evaluationBudget(long n, double pairSeconds, int epsilons, double workSeconds) {
+        double seconds = Math.min(SIDE_SECONDS, 0.9 * workSeconds / (2.0 * epsilons));
+        double points = 0.5 * n * (n + 1.0);
+        return (int) Math.max(300, Math.min(Math.min(100_000, points), seconds / pairSeconds - SETUP_EVALUATIONS));
     }
+
+    /** Evaluations of a side and eps before its refinement: the vertices' or planes' means and their slopes. */
+    private static final int SETUP_EVALUATIONS = 64;
+
+    /** Core-seconds of pair evaluations per eps and side of the bounds. */
+    static final double SIDE_SECONDS = 20;
 
     /**
      * Core-seconds of one pair evaluation (four hockey-stick sums, two of them skipped at large n) with one eps. The sums run
-     * over the sampled counts' bulk, whose width grows with the number of records not sampled, L = n - T: measured with
-     * 0.2 % lost 0.3 ms at n = 1e4 (L = 20), about 10 ms at 1e6 (L = 2,000) and about 1 s at 1.58e8 (L = 317,000); with
-     * 10 % lost at n = 5,000 (L = 500) 3.5 ms. With replacement the spread is taken as T (an overestimate).
+     * over the sampled counts' bulk, whose width grows with the number of records not sampled, L = n - T: measured with eps
+     * 0.5 (the slowest; eps = 7 costs a hundredth) 0.08 ms at L = 20 (n = 1e4, 0.2 % lost), 1.4 ms at L = 200, 13 ms at
+     * L = 2,000, 97 ms at L = 20,000 and 1.44 s at L = 317,057 (the national n); 3.1 ms with 10 % lost at n = 5,000. With
+     * replacement the spread is taken as T (an overestimate).
      */
     static double pairSeconds(long n, long sampleSize, Sampling sampling) {
         double spread = sampling == Sampling.WITHOUT_REPLACEMENT ? Math.min(sampleSize, n - sampleSize) : Math.min(sampleSize, n);
-        return 1e-3 + 9e-3 * Math.pow(Math.max(1, spread) / 2000.0, 0.95);
+        return 2e-5 + 1.3e-2 * Math.pow(Math.max(1, spread) / 2000.0, 0.93);
     }
 
     /** Pair evaluations of a batch on the executors. */

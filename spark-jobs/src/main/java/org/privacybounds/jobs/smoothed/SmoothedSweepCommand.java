@@ -76,6 +76,8 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     private double[] costOf;
     /** Per n: three or more categories with every assignment beyond --max-work, so certified two-sided bounds instead. */
     private boolean[] bounds;
+    /** Core-seconds of --max-work each bounded n may use (shared equally between them). */
+    private double boundsWork;
 
     @Override
     protected void check() {
@@ -107,16 +109,23 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         double memory = 0;
         costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
         bounds = new boolean[ns.size()];
+        double[][] cost = new double[ns.size()][];
         for (int i = 0; i < ns.size(); i++) {
-            double[] cost = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
-            if (hull.categories() >= 3 && !WorkLimit.fits(common, cost[0], cost[1])) {
-                bounds[i] = true;
+            cost[i] = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
+            bounds[i] = hull.categories() >= 3 && !WorkLimit.fits(common, cost[i][0], cost[i][1]);
+        }
+        // the bounded n share --max-work between them
+        boundsWork = common.maxWork / Math.max(1, IntStream.range(0, bounds.length).filter(i -> bounds[i]).count());
+        for (int i = 0; i < ns.size(); i++) {
+            if (bounds[i]) {
                 SmoothedRunner.checkBoundsN(ns.get(i));
-                cost = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull.categories(), eps.length);
+                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), eps.length, boundsWork);
             }
-            costOf[i] = Math.max(cost[0], 1e-9);
-            coreSeconds += cost[0];
-            memory = Math.max(memory, cost[1]);
+        }
+        for (int i = 0; i < ns.size(); i++) {
+            costOf[i] = Math.max(cost[i][0], 1e-9);
+            coreSeconds += cost[i][0];
+            memory = Math.max(memory, cost[i][1]);
         }
         long bounded = IntStream.range(0, bounds.length).filter(i -> bounds[i]).count();
         if (bounded > 0) {
@@ -203,7 +212,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         List<SmoothedValue> lower = null;
         Progress.phase("computing n = " + n + (bounded ? " (certified bounds)" : ""));
         if (bounded) {
-            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress);
+            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress, boundsWork);
             values = b.get(0);
             lower = b.get(1);
         } else {

@@ -1,0 +1,371 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.privacybounds.numeric.CountLaw;
+import org.privacybounds.numeric.LogConcaveSum;
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.numeric.LogSumExp;
+
+/**
+ * {@code E[pair(X_r, X_c)]} bounded by sums over cells of planes of two category counts, where (X_r, X_c, rest) is
+ * Multinomial(n; p_r, p_c, 1 - p_r - p_c) and {@code pair} is a pair's divergence ({@link PairDivergence}), non-increasing in
+ * both counts. The lower side takes each cell's probability from below times the pair at the cell's upper corner; the upper
+ * side covers the whole plane, each cell's probability from above times the pair at its lower corner (T/n where a count is
+ * 0). Cells are refined as a quadtree where probability times the spread of the pair over the cell is largest, over every
+ * plane at once, within a budget of pair evaluations.
+ *
+ * <p>A plane of the upper side may carry the shares of the other categories: its sum then counts only the outcomes where
+ * every other count is at least the larger of the two (the pair is then among the two smallest counts). Given
+ * {@code (X_r, X_c) = (x, y)}, another count is Binomial(n - x - y, q_k / (1 - p_r - p_c)); over a cell its probability of
+ * reaching {@code max(x, y)} is largest at the cell's lower corner, and the chance that all of them do is at most the
+ * smallest of these.
+ *
+ * <p>Cell probabilities: with r the coordinate of the larger share, X_c given X_r = x is Binomial(n - x, p_c / (1 - p_r)),
+ * whose CDF grows with x; a cell is cut into {@value #SUB_ROWS} sub-rows {@code [s0, s1]}, over each of which
+ * {@code P(X_c in [c0, c1] | x)} lies between {@code F(c1 | s0) - F(c0 - 1 | s1)} and {@code F(c1 | s1) - F(c0 - 1 | s0)}.
+ * CDFs are Commons Statistics' binomial (the regularized incomplete beta), taken on the side where they are small and moved
+ * outward by 1e-12 relative each, far more than their rounding (validated against exact sums of the pmf in the tests). Where
+ * an upper value would fall below 1e-250, it is a certified log-space sum of the pmf ({@link LogConcaveSum}) instead, so no
+ * probability of the upper side underflows.
+ */
+final class PlaneCells {
+    static final int SUB_ROWS = 32;
+    private static final double CDF_MARGIN = 1e-12;
+    /** Below this an upper CDF value is summed in log space instead. */
+    private static final double TINY = 1e-250;
+
+    /**
+     * One plane: categories r and c (indices reported back), their shares, and for the upper side the shares of the other
+     * categories (empty: no condition on them).
+     */
+    record Plane(int r, int c, double pr, double pc, double[] others) {
+    }
+
+    /**
+     * A cell of a plane: its probability bound, the pair where it is taken (the bound's value) and at the opposite corner. A cell
+     * not yet evaluated has no pair values: T/n on the upper side, nothing on the lower.
+     */
+    private record Cell(int plane, long r0, long r1, long c0, long c1, double logP, double logValue, double logOther, boolean evaluated) {
+        double logGain(double logDp) {
+            if (!evaluated) {
+                return logP + logDp;
+            }
+            double hi = Math.max(logValue, logOther);
+            double lo = Math.min(logValue, logOther);
+            if (logP == Double.NEGATIVE_INFINITY || hi == Double.NEGATIVE_INFINITY || lo == hi) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            return logP + hi + LogMath.log1mexp(lo - hi);
+        }
+
+        boolean splittable() {
+            return r1 > r0 || c1 > c0;
+        }
+    }
+
+    private final boolean upper;
+    private final PairDivergence pair;
+    private final double eps;
+    private final MonotoneBounds.PairSource source;
+    private final long n;
+    private final double logDp;
+    private final List<Plane> planes;
+    private final Map<Long, double[]> cache = new HashMap<>();
+    int evaluations;
+    int cellCount;
+
+    PlaneCells(boolean upper, PairDivergence pair, double eps, MonotoneBounds.PairSource source, List<Plane> planes) {
+        this.upper = upper;
+        this.pair = pair;
+        this.eps = eps;
+        this.source = source;
+        this.n = pair.n();
+        this.logDp = pair.mechanism().logDpDelta(n);
+        this.planes = planes;
+    }
+
+    /**
+     * The bound: each plane starts from a grid of {@code perAxis} cells a side over [center - 8 sigma, center + 5 sigma], the
+     * center where the law tilted by the pair's slope peaks ({@code tilt[plane] = {g_r, g_c}}: ln pair grows by g per sigma
+     * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
+     * evaluated (their corners), then split, in the order of what they can still change.
+     */
+    double run(MonotoneBounds.Options options, double[][] tilt, int perAxis) {
+        List<Cell> pending = new ArrayList<>();
+        for (int p = 0; p < planes.size(); p++) {
+            Plane pl = planes.get(p);
+            double sr = Math.sqrt(n * pl.pr() * (1 - pl.pr()));
+            double sc = Math.sqrt(n * pl.pc() * (1 - pl.pc()));
+            long[] rows = edges(n * pl.pr() - tilt[p][0] * sr, sr, perAxis);
+            long[] cols = edges(n * pl.pc() - tilt[p][1] * sc, sc, perAxis);
+            for (int i = 0; i + 1 < rows.length; i++) {
+                for (int j = 0; j + 1 < cols.length; j++) {
+                    add(pending, p, rows[i], rows[i + 1] - 1, cols[j], cols[j + 1] - 1);
+                }
+            }
+        }
+        PriorityQueue<Cell> cells = new PriorityQueue<>((x, y) -> Double.compare(y.logGain(logDp), x.logGain(logDp)));
+        cells.addAll(complete(pending, false));
+        while (evaluations < options.maxEvaluations()) {
+            double total = total(cells);
+            LogSumExp gain = new LogSumExp();
+            for (Cell c : cells) {
+                gain.add(c.logGain(logDp));
+            }
+            if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
+                break;
+            }
+            List<Cell> next = new ArrayList<>();
+            List<Cell> keep = new ArrayList<>();
+            int room = Math.max(4, Math.min(256, 4 * (options.maxEvaluations() - evaluations) / 6));
+            while (next.size() < room && !cells.isEmpty() && cells.peek().logGain(logDp) > Double.NEGATIVE_INFINITY) {
+                Cell c = cells.poll();
+                if (!c.evaluated) {
+                    next.add(c);
+                } else if (!c.splittable()) {
+                    keep.add(c);
+                } else {
+                    long rm = c.r0 + (c.r1 - c.r0) / 2;
+                    long cm = c.c0 + (c.c1 - c.c0) / 2;
+                    long[][] rs = c.r1 > c.r0 ? new long[][] {{c.r0, rm}, {rm + 1, c.r1}} : new long[][] {{c.r0, c.r1}};
+                    long[][] cs = c.c1 > c.c0 ? new long[][] {{c.c0, cm}, {cm + 1, c.c1}} : new long[][] {{c.c0, c.c1}};
+                    for (long[] r : rs) {
+                        for (long[] cc : cs) {
+                            add(next, c.plane, r[0], r[1], cc[0], cc[1]);
+                        }
+                    }
+                }
+            }
+            cells.addAll(keep);
+            if (next.isEmpty()) {
+                break;
+            }
+            cells.addAll(complete(next, true));
+        }
+        cellCount = cells.size();
+        // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
+        double total = total(cells);
+        return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
+    }
+
+    /** Adds the cell [r0, r1] x [c0, c1] cut to the plane's counts (r + c <= n), if anything is left. */
+    private void add(List<Cell> to, int plane, long r0, long r1, long c0, long c1) {
+        long top = Math.min(c1, n - (upper ? r0 : r1));
+        if (r0 <= r1 && c0 <= top) {
+            to.add(new Cell(plane, r0, r1, c0, top, Double.NaN, 0, 0, false)); // probability not yet computed
+        }
+    }
+
+    private static double total(Iterable<Cell> cells) {
+        LogSumExp s = new LogSumExp();
+        for (Cell c : cells) {
+            s.add(c.logP + c.logValue);
+        }
+        return s.log();
+    }
+
+    /**
+     * The edges of k cells over [center - 8 sigma, center + 5 sigma], clamped to [1, n + 1]; on the upper side also edges 1, 2,
+     * 4, ... sigma beyond that window and 0 and n + 1, so that the cells cover the plane.
+     */
+    private long[] edges(double center, double sigma, int cells) {
+        List<Long> e = new ArrayList<>();
+        double step = Math.max(1, 13 * sigma / cells);
+        long floor = upper ? 0 : 1;
+        for (double x = center - 8 * sigma; x <= center + 5 * sigma + step / 2; x += step) {
+            e.add((long) Math.floor(x));
+        }
+        if (upper) {
+            e.add(0L);
+            e.add(n + 1);
+            for (double w = Math.max(1, sigma); center - 8 * sigma - w > 0 || center + 5 * sigma + w < n; w *= 2) {
+                e.add((long) Math.floor(center - 8 * sigma - w));
+                e.add((long) Math.floor(center + 5 * sigma + w));
+            }
+        }
+        return e.stream().map(x -> Math.max(floor, Math.min(n + 1, x))).distinct().sorted().mapToLong(Long::longValue).toArray();
+    }
+
+    /** The cells' probabilities and, when {@code evaluate}, the pair values at their corners (one batch). */
+    private List<Cell> complete(List<Cell> cells, boolean evaluate) {
+        if (evaluate) {
+            List<long[]> need = new ArrayList<>();
+            for (Cell c : cells) {
+                want(need, c.r0, c.c0);
+                want(need, c.r1, Math.min(c.c1, n - c.r1));
+            }
+            double[][] v = MonotoneBounds.evaluate(need, eps, source);
+            evaluations += need.size();
+            for (int i = 0; i < v.length; i++) {
+                double low = v[i][1] >= 1 ? Double.NEGATIVE_INFINITY : v[i][0] + Math.log1p(-v[i][1]);
+                double high = Math.min(logDp, v[i][0] + Math.log1p(v[i][1]));
+                cache.put(key(need.get(i)[0], need.get(i)[1]), new double[] {low, high});
+            }
+        }
+        List<Cell> out = new ArrayList<>();
+        for (Cell c : cells) {
+            Plane pl = planes.get(c.plane);
+            double logP = !Double.isNaN(c.logP) ? c.logP
+                    : logCellProbability(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others());
+            if (!evaluate) {
+                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, upper ? logDp : Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, false));
+                continue;
+            }
+            double atLower = value(c.r0, c.c0, true);
+            double atUpper = value(c.r1, Math.min(c.c1, n - c.r1), false);
+            out.add(upper ? new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, atLower, atUpper, true)
+                    : new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, atUpper, atLower, true));
+        }
+        return out;
+    }
+
+    /**
+     * The pair at a point: its upper value (T/n where a count is 0) or its lower value (-infinity where the point lies outside
+     * the plane's counts).
+     */
+    private double value(long x, long y, boolean high) {
+        if (x < 1 || y < 1 || x + y > n) {
+            return high ? logDp : Double.NEGATIVE_INFINITY;
+        }
+        return cache.get(key(x, y))[high ? 1 : 0];
+    }
+
+    private void want(List<long[]> need, long x, long y) {
+        if (x >= 1 && y >= 1 && x + y <= n && !cache.containsKey(key(x, y))) {
+            cache.put(key(x, y), null); // claimed; filled after the batch
+            need.add(new long[] {x, y});
+        }
+    }
+
+    /** The pair is symmetric in its two counts: one key for (x, y) and (y, x). */
+    private long key(long x, long y) {
+        return Math.min(x, y) * (n + 1) + Math.max(x, y);
+    }
+
+    /** ln of a lower bound on the cell's probability (the lower side's). */
+    static double logCellProbability(long n, double pr, double pc, long r0, long r1, long c0, long c1) {
+        return logCellProbability(n, pr, pc, r0, r1, c0, c1, false, new double[0]);
+    }
+
+    /**
+     * ln of a lower ({@code upper} false) or upper bound on {@code P(X_r in [r0, r1], X_c in [c0, c1])}, on the upper side times the
+     * chance that every other count reaches the larger of the two ({@code others}: their shares), in sub-rows (see the class
+     * comment).
+     */
+    static double logCellProbability(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others) {
+        LogSumExp s = new LogSumExp();
+        long width = r1 - r0 + 1;
+        int subs = (int) Math.min(SUB_ROWS, width);
+        double pi = pr >= 1 ? 0 : Math.min(1, pc / (1 - pr));
+        double restShare = 1 - pr - pc;
+        for (int k = 0; k < subs; k++) {
+            long s0 = r0 + width * k / subs;
+            long s1 = r0 + width * (k + 1) / subs - 1;
+            if (s0 > n) {
+                continue;
+            }
+            double term;
+            if (upper) {
+                term = logBetweenUpper(n, n, pr, s0, s1);
+                if (term > Double.NEGATIVE_INFINITY) {
+                    term += logBetweenUpper(Math.max(0, n - s1), n - s0, pi, c0, Math.min(c1, n - s0));
+                }
+                for (double q : others) {
+                    long trials = n - s0 - c0;
+                    long reach = Math.max(s0, c0);
+                    double factor = trials < 0 ? Double.NEGATIVE_INFINITY
+                            : logBetweenUpper(trials, trials, restShare <= 0 ? 1 : Math.min(1, q / restShare), reach, trials);
+                    term += Math.min(0, factor);
+                }
+            } else {
+                double rowP = between(n, n, pr, s0, s1);
+                double colP = rowP <= 0 ? 0 : between(n - s0, Math.max(0, n - s1), pi, c0, c1);
+                term = rowP > 0 && colP > 0 ? Math.log(rowP) + Math.log(colP) : Double.NEGATIVE_INFINITY;
+            }
+            s.add(term);
+        }
+        return s.log();
+    }
+
+    /**
+     * A lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [nLow, nHigh] ... taken as
+     * {@code P_nHigh(X <= hi) - P_nLow(X <= lo - 1)} with the trials for hi first: the CDF falls as the trials grow.
+     */
+    private static double between(long trialsForHi, long trialsForLo, double p, long lo, long hi) {
+        BinomialDistribution forHi = BinomialDistribution.of((int) trialsForHi, p);
+        BinomialDistribution forLo = BinomialDistribution.of((int) trialsForLo, p);
+        double diff;
+        double scale;
+        if (hi <= forHi.getMean()) {
+            double a = forHi.cumulativeProbability((int) Math.min(Integer.MAX_VALUE, hi));
+            double b = lo <= 0 ? 0 : forLo.cumulativeProbability((int) Math.min(Integer.MAX_VALUE, lo - 1));
+            diff = a - b;
+            scale = Math.max(a, b);
+        } else {
+            double a = lo <= 0 ? 1 : forLo.survivalProbability((int) Math.min(Integer.MAX_VALUE, lo - 1));
+            double b = forHi.survivalProbability((int) Math.min(Integer.MAX_VALUE, hi));
+            diff = a - b;
+            scale = Math.max(a, b);
+        }
+        return diff - 2 * CDF_MARGIN * scale;
+    }
+
+    /**
+     * ln of an upper bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [nMin, nMax]: {@code F_nMin(hi) - F_nMax(lo - 1)}
+     * (the CDF falls as the trials grow), in survival form above the smaller law's mean, moved up by 1e-12 relative per value;
+     * where the larger value is below 1e-250 (the whole range in a far tail) both are summed in log space instead.
+     */
+    static double logBetweenUpper(long nMin, long nMax, double p, long lo, long hi) {
+        lo = Math.max(lo, 0);
+        hi = Math.min(hi, nMax);
+        if (lo > hi) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (p <= 0) {
+            return lo == 0 ? 0 : Double.NEGATIVE_INFINITY;
+        }
+        if (p >= 1) {
+            return hi >= nMin ? 0 : Double.NEGATIVE_INFINITY;
+        }
+        BinomialDistribution small = BinomialDistribution.of((int) nMin, p);
+        BinomialDistribution large = BinomialDistribution.of((int) nMax, p);
+        boolean below = hi <= nMin * p;
+        double a;
+        double b;
+        if (below) {
+            a = small.cumulativeProbability((int) Math.min(Integer.MAX_VALUE, hi));
+            b = lo <= 0 ? 0 : large.cumulativeProbability((int) (lo - 1));
+        } else {
+            a = lo <= 0 ? 1 : large.survivalProbability((int) (lo - 1));
+            b = small.survivalProbability((int) Math.min(Integer.MAX_VALUE, hi));
+        }
+        if (a >= TINY) {
+            return Math.min(0, Math.log(Math.max(a - b, 0) + 2 * CDF_MARGIN * Math.max(a, b)));
+        }
+        // the same difference with both values summed in log space (the first from above, the second from below)
+        double logA = below ? logBinomialRange(nMin, p, 0, hi) : logBinomialRange(nMax, p, lo, nMax);
+        double logB = below ? (lo <= 0 ? Double.NEGATIVE_INFINITY : logBinomialRangeBelow(nMax, p, 0, lo - 1))
+                : (hi >= nMin ? Double.NEGATIVE_INFINITY : logBinomialRangeBelow(nMin, p, hi + 1, nMin));
+        return Math.min(0, logA + Math.log(Math.max(0, -Math.expm1(Math.min(0, logB - logA))) + 2 * CDF_MARGIN));
+    }
+
+    /** ln of a lower bound on {@code P(Bin(trials, p) in [lo, hi])}: the summed terms (truncation only leaves terms out), lowered by 1e-9. */
+    private static double logBinomialRangeBelow(long trials, double p, long lo, long hi) {
+        return LogConcaveSum.sum(CountLaw.binomial(trials, p), lo, hi, k -> 0, 1e-15).logSum() - 1e-9;
+    }
+
+    /**
+     * ln of an upper bound on {@code P(Bin(trials, p) in [lo, hi])}: the terms summed outward from the one nearest the mode
+     * (certified truncation), raised by the truncation bound and 1e-9 relative for the log-pmfs' rounding.
+     */
+    static double logBinomialRange(long trials, double p, long lo, long hi) {
+        LogConcaveSum.Result r = LogConcaveSum.sum(CountLaw.binomial(trials, p), lo, hi, k -> 0, 1e-15);
+        return Math.min(0, r.logSum() + Math.log1p(r.relativeTruncation()) + 1e-9);
+    }
+}
