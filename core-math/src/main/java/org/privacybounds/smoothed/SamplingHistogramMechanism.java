@@ -245,6 +245,7 @@ public final class SamplingHistogramMechanism implements Serializable {
         }
         double best = Double.NEGATIVE_INFINITY;
         double bestErr = 0;
+        long terms = 0;
         double[] values = new double[count];
         Arrays.fill(values, Double.NEGATIVE_INFINITY);
         for (int i : order) {
@@ -252,6 +253,7 @@ public final class SamplingHistogramMechanism implements Serializable {
                 continue;
             }
             MovePair.Sum s = pairs.get(i).hockeyStick(regions[i], eps, RELATIVE_TOLERANCE);
+            terms += s.terms();
             values[i] = s.log();
             if (s.log() > best) {
                 best = s.log();
@@ -270,7 +272,7 @@ public final class SamplingHistogramMechanism implements Serializable {
         Neighbor worst = bestIndex < 0 ? null : nb.neighbours.get(bestIndex);
         String method = best == Double.NEGATIVE_INFINITY ? "exact: no output has positive privacy loss"
                 : "exact sum in log space, certified truncation";
-        return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + floatingPointAllowance(best), worst, method);
+        return new ProfileValue(eps, best, best == Double.NEGATIVE_INFINITY ? 0 : bestErr + floatingPointAllowance(best), worst, method, terms);
     }
 
     /** Values of ln delta this close count as a tie when the worst neighbour is chosen. */

@@ -42,7 +42,7 @@ import org.privacybounds.numeric.LogSumExp;
  * from the same histogram) and as n grows slowly against the scale on which ln delta changes; it is reported, never hidden.
  */
 public final class MonotoneBounds {
-    /** Pair-divergence evaluations of one batch: {@code result[i] = {ln value, relative error}} of the points (ha[i], hb[i]). */
+    /** Pair-divergence evaluations of one batch: {@code result[i] = {ln value, relative error, terms}} of the points (ha[i], hb[i]). */
     public interface PairSource {
         double[][] log(long[] ha, long[] hb, double eps);
     }
@@ -56,13 +56,20 @@ public final class MonotoneBounds {
     }
 
     /**
-     * How far to refine: stop when what one more round could gain is below {@code relativeGain} of the bound, or after
-     * {@code maxEvaluations} pair evaluations per side and eps. The defaults aim at a log10 gap of about 1e-6 and stop at 20,000
-     * evaluations (seconds below n = 1e5).
+     * How far to refine: stop when what one more round could gain is below {@code relativeGain} of the bound, or after a budget of
+     * pair evaluations per side and eps: {@code termsPerSide} divided by the terms one evaluation sums near where the side's mass
+     * lies (so a cheap eps gets more evaluations than a dear one, the same for the same inputs on any machine), at least 300 and
+     * at most {@code maxEvaluations}. The defaults aim at a log10 gap of about 1e-6 with up to 20,000 evaluations.
      */
-    public record Options(double relativeGain, int maxEvaluations) {
+    public record Options(double relativeGain, int maxEvaluations, double termsPerSide) {
         public static Options defaults() {
-            return new Options(1e-6, 20_000);
+            return new Options(1e-6, 20_000, Double.POSITIVE_INFINITY);
+        }
+
+        /** The evaluations of a side whose evaluations each sum about {@code terms} terms. */
+        Options forTerms(double terms) {
+            int budget = (int) Math.max(Math.min(300, maxEvaluations), Math.min(maxEvaluations, termsPerSide / Math.max(1, terms)));
+            return new Options(relativeGain, budget, termsPerSide);
         }
     }
 
@@ -104,7 +111,7 @@ public final class MonotoneBounds {
             throw new IllegalArgumentException("n must be at most 2^31 - 1");
         }
         Bounds[] out = new Bounds[eps.length];
-        PairSource timed = progressing(source, 2L * (options.maxEvaluations() + 64) * eps.length, progress);
+        PairSource timed = progressing(source, options, eps.length, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
             Upper up = upper(pair, upperSet, eps[e], timed, options);
@@ -117,20 +124,28 @@ public final class MonotoneBounds {
         return out;
     }
 
-    /** The source with a progress line at most every 30 s: evaluations done against the run's budget, elapsed time and an ETA. */
-    private static PairSource progressing(PairSource source, long budget, Consumer<String> progress) {
+    /**
+     * The source with a progress line at most every 30 s: evaluations done, elapsed time and an ETA from the work done (terms
+     * summed) against the run's budget of terms, or of evaluations where the terms are not limited.
+     */
+    private static PairSource progressing(PairSource source, Options options, int epsilons, Consumer<String> progress) {
         long start = System.nanoTime();
-        long[] state = {0, start}; // evaluations done, time of the last line
+        boolean byTerms = Double.isFinite(options.termsPerSide());
+        double budget = 2.0 * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
+        double[] state = {0, start, 0}; // evaluations done, time of the last line, work done
         return (ha, hb, eps) -> {
             double[][] v = source.log(ha, hb, eps);
             state[0] += ha.length;
+            for (double[] x : v) {
+                state[2] += byTerms ? x[2] : 1;
+            }
             long now = System.nanoTime();
             if (now - state[1] > 30e9) {
                 state[1] = now;
                 double elapsed = (now - start) / 1e9;
-                double done = Math.min(1, (double) state[0] / budget);
-                progress.accept(String.format(Locale.ROOT, "%,d pair evaluations (budget about %,d), %.0f s, ETA about %.0f s", state[0], budget,
-                        elapsed, elapsed / done * (1 - done)));
+                double done = Math.min(1, state[2] / budget);
+                progress.accept(String.format(Locale.ROOT, "%,.0f pair evaluations, %.0f s, ETA about %.0f s", state[0], elapsed,
+                        elapsed / done * (1 - done)));
             }
             return v;
         };
@@ -178,8 +193,13 @@ public final class MonotoneBounds {
         }
         PlaneCells cells = new PlaneCells(true, pair, eps, source, planes);
         cells.evaluations = 3 * planes.size();
-        int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(options.maxEvaluations() / (8.0 * planes.size()))));
-        return new Upper(cells.run(options, tilt, perAxis), cells.cellCount, cells.evaluations);
+        int best = 0;
+        for (int p = 1; p < planes.size(); p++) {
+            best = atMean[p][0] > atMean[best][0] ? p : best;
+        }
+        Options side = options.forTerms(atMean[best][2]);
+        int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(side.maxEvaluations() / (8.0 * planes.size()))));
+        return new Upper(cells.run(side, tilt, perAxis), cells.cellCount, cells.evaluations);
     }
 
     /** The evaluations of a batch of (ha, hb) points. */

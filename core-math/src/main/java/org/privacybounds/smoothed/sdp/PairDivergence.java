@@ -27,8 +27,8 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  */
 public record PairDivergence(SamplingHistogramMechanism mechanism, long n) implements Serializable {
     /**
-     * ln of the largest of the pair's four divergences at {@code (ha, hb, n - ha - hb)} and its relative error bound:
-     * {@code {ln value, relative error}}. Needs {@code ha, hb >= 1} and {@code ha + hb <= n}.
+     * ln of the largest of the pair's four divergences at {@code (ha, hb, n - ha - hb)}, its relative error bound and the terms
+     * summed for it (its work): {@code {ln value, relative error, terms}}. Needs {@code ha, hb >= 1} and {@code ha + hb <= n}.
      */
     public double[] log(long ha, long hb, double eps) {
         if (ha < 1 || hb < 1 || ha + hb > n) {
@@ -36,6 +36,6 @@ public record PairDivergence(SamplingHistogramMechanism mechanism, long n) imple
         }
         // the mechanism skips the sums whose mass bound lies below the largest found (at large n two of the four)
         ProfileValue v = mechanism.pairProfile(new long[] {ha, hb, n - ha - hb}, 0, 1, eps);
-        return new double[] {v.logDelta(), v.relativeErrorBound()};
+        return new double[] {v.logDelta(), v.relativeErrorBound(), v.terms()};
     }
 }

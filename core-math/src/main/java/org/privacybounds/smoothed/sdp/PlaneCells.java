@@ -49,12 +49,14 @@ final class PlaneCells {
 
     /**
      * A cell of a plane: its probability bound, the pair where it is taken (the bound's value) and at the opposite corner. A cell
-     * not yet evaluated has no pair values: T/n on the upper side, nothing on the lower.
+     * not yet evaluated has no pair values of its own: on the upper side its value is the smallest at an evaluated point of the
+     * plane's ladder below its lower corner (monotonicity), T/n without one; on the lower side nothing. Its opposite value is then
+     * what evaluating it could change (the same on the upper side, T/n on the lower).
      */
     private record Cell(int plane, long r0, long r1, long c0, long c1, double logP, double logValue, double logOther, boolean evaluated) {
-        double logGain(double logDp) {
+        double logGain() {
             if (!evaluated) {
-                return logP + logDp;
+                return logP + logOther;
             }
             double hi = Math.max(logValue, logOther);
             double lo = Math.min(logValue, logOther);
@@ -77,6 +79,9 @@ final class PlaneCells {
     private final double logDp;
     private final List<Plane> planes;
     private final Map<Long, double[]> cache = new HashMap<>();
+    private final List<List<long[]>> ladders = new ArrayList<>();
+    /** Per plane, how fast ln pair changes per count along r and along c (from the tilt), to choose which side of a cell to halve. */
+    private double[][] slopes;
     int evaluations;
     int cellCount;
 
@@ -98,25 +103,44 @@ final class PlaneCells {
      */
     double run(MonotoneBounds.Options options, double[][] tilt, int perAxis) {
         List<Cell> pending = new ArrayList<>();
+        List<long[]> ladderPoints = new ArrayList<>();
+        slopes = new double[planes.size()][];
         for (int p = 0; p < planes.size(); p++) {
             Plane pl = planes.get(p);
             double sr = Math.sqrt(n * pl.pr() * (1 - pl.pr()));
             double sc = Math.sqrt(n * pl.pc() * (1 - pl.pc()));
-            long[] rows = edges(n * pl.pr() - tilt[p][0] * sr, sr, perAxis);
-            long[] cols = edges(n * pl.pc() - tilt[p][1] * sc, sc, perAxis);
+            // ln pair per count in each direction, each at least a twentieth of the other (and 1 per sigma where both are flat)
+            double gr = tilt[p][0] / Math.max(1, sr);
+            double gc = tilt[p][1] / Math.max(1, sc);
+            if (gr == 0 && gc == 0) {
+                gr = 1 / Math.max(1, sr);
+                gc = 1 / Math.max(1, sc);
+            }
+            slopes[p] = new double[] {Math.max(gr, gc / 20), Math.max(gc, gr / 20)};
+            double cr = n * pl.pr() - tilt[p][0] * sr;
+            double cc = n * pl.pc() - tilt[p][1] * sc;
+            long[] rows = edges(cr, sr, perAxis);
+            long[] cols = edges(cc, sc, perAxis);
+            if (upper) {
+                ladders.add(ladder(cr, sr, cc, sc, perAxis, rows, cols));
+                for (long[] pt : ladders.get(p)) {
+                    want(ladderPoints, pt[0], pt[1]);
+                }
+            }
             for (int i = 0; i + 1 < rows.length; i++) {
                 for (int j = 0; j + 1 < cols.length; j++) {
                     add(pending, p, rows[i], rows[i + 1] - 1, cols[j], cols[j + 1] - 1);
                 }
             }
         }
-        PriorityQueue<Cell> cells = new PriorityQueue<>((x, y) -> Double.compare(y.logGain(logDp), x.logGain(logDp)));
+        fill(ladderPoints);
+        PriorityQueue<Cell> cells = new PriorityQueue<>((x, y) -> Double.compare(y.logGain(), x.logGain()));
         cells.addAll(complete(pending, false));
         while (evaluations < options.maxEvaluations()) {
             double total = total(cells);
             LogSumExp gain = new LogSumExp();
             for (Cell c : cells) {
-                gain.add(c.logGain(logDp));
+                gain.add(c.logGain());
             }
             if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
                 break;
@@ -124,7 +148,7 @@ final class PlaneCells {
             List<Cell> next = new ArrayList<>();
             List<Cell> keep = new ArrayList<>();
             int room = Math.max(4, Math.min(256, 4 * (options.maxEvaluations() - evaluations) / 6));
-            while (next.size() < room && !cells.isEmpty() && cells.peek().logGain(logDp) > Double.NEGATIVE_INFINITY) {
+            while (next.size() < room && !cells.isEmpty() && cells.peek().logGain() > Double.NEGATIVE_INFINITY) {
                 Cell c = cells.poll();
                 if (!c.evaluated) {
                     next.add(c);
@@ -133,8 +157,13 @@ final class PlaneCells {
                 } else {
                     long rm = c.r0 + (c.r1 - c.r0) / 2;
                     long cm = c.c0 + (c.c1 - c.c0) / 2;
-                    long[][] rs = c.r1 > c.r0 ? new long[][] {{c.r0, rm}, {rm + 1, c.r1}} : new long[][] {{c.r0, c.r1}};
-                    long[][] cs = c.c1 > c.c0 ? new long[][] {{c.c0, cm}, {cm + 1, c.c1}} : new long[][] {{c.c0, c.c1}};
+                    // halve the side along which the pair changes more (by the plane's slopes), both where they are comparable
+                    double alongR = (c.r1 - c.r0 + 1) * slopes[c.plane][0];
+                    double alongC = (c.c1 - c.c0 + 1) * slopes[c.plane][1];
+                    boolean cutR = c.r1 > c.r0 && (c.c1 == c.c0 || alongR >= alongC / 2);
+                    boolean cutC = c.c1 > c.c0 && (c.r1 == c.r0 || alongC >= alongR / 2);
+                    long[][] rs = cutR ? new long[][] {{c.r0, rm}, {rm + 1, c.r1}} : new long[][] {{c.r0, c.r1}};
+                    long[][] cs = cutC ? new long[][] {{c.c0, cm}, {cm + 1, c.c1}} : new long[][] {{c.c0, c.c1}};
                     for (long[] r : rs) {
                         for (long[] cc : cs) {
                             add(next, c.plane, r[0], r[1], cc[0], cc[1]);
@@ -149,6 +178,14 @@ final class PlaneCells {
             cells.addAll(complete(next, true));
         }
         cellCount = cells.size();
+        if (Boolean.getBoolean("pb.debugCells")) {
+            List<Cell> all = new ArrayList<>(cells);
+            all.sort((x, y) -> Double.compare(y.logP + y.logValue, x.logP + x.logValue));
+            System.err.println("upper=" + upper + " evals=" + evaluations + " total=" + total(cells));
+            for (int i = 0; i < Math.min(12, all.size()); i++) {
+                System.err.println("  " + all.get(i) + " contrib=" + (all.get(i).logP + all.get(i).logValue));
+            }
+        }
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
@@ -192,6 +229,61 @@ final class PlaneCells {
         return e.stream().map(x -> Math.max(floor, Math.min(n + 1, x))).distinct().sorted().mapToLong(Long::longValue).toArray();
     }
 
+    /**
+     * The points of a plane's ladder: down the diagonal of the window's grid from its center, then 1, 2, 4, ... sigma beyond the
+     * window in both counts at once (the lower corners of the cells on that diagonal), while both counts are at least 1; and
+     * every edge of one count with the other at the window's lower end, which bounds every cell whose other count lies inside
+     * the window.
+     */
+    private List<long[]> ladder(double cr, double sr, double cc, double sc, int cells, long[] rows, long[] cols) {
+        List<long[]> out = new ArrayList<>();
+        long rw = (long) Math.floor(cr - 8 * sr);
+        long cw = (long) Math.floor(cc - 8 * sc);
+        for (long x : rows) {
+            out.add(new long[] {x, cw});
+        }
+        for (long y : cols) {
+            out.add(new long[] {rw, y});
+        }
+        for (int j = cells; j >= 0; j--) {
+            out.add(new long[] {(long) Math.floor(cr - 8 * sr + j * Math.max(1, 13 * sr / cells)), (long) Math.floor(cc - 8 * sc + j * Math.max(1, 13 * sc / cells))});
+        }
+        for (double k = 1; ; k *= 2) {
+            long x = (long) Math.floor(cr - 8 * sr - k * Math.max(1, sr));
+            long y = (long) Math.floor(cc - 8 * sc - k * Math.max(1, sc));
+            if (x < 1 || y < 1) {
+                break;
+            }
+            out.add(new long[] {x, y});
+        }
+        out.removeIf(pt -> pt[0] < 1 || pt[1] < 1 || pt[0] + pt[1] > n);
+        return out;
+    }
+
+    /** The smallest upper value of the pair at a ladder point of the plane at or below (x, y); T/n if there is none. */
+    private double ladderValue(int plane, long x, long y) {
+        double best = logDp;
+        if (plane < ladders.size()) {
+            for (long[] pt : ladders.get(plane)) {
+                if (pt[0] <= x && pt[1] <= y) {
+                    best = Math.min(best, cache.get(key(pt[0], pt[1]))[1]);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Evaluates the claimed points (one batch) into the cache: {lower, upper} values of each. */
+    private void fill(List<long[]> need) {
+        double[][] v = MonotoneBounds.evaluate(need, eps, source);
+        evaluations += need.size();
+        for (int i = 0; i < v.length; i++) {
+            double low = v[i][1] >= 1 ? Double.NEGATIVE_INFINITY : v[i][0] + Math.log1p(-v[i][1]);
+            double high = Math.min(logDp, v[i][0] + Math.log1p(v[i][1]));
+            cache.put(key(need.get(i)[0], need.get(i)[1]), new double[] {low, high});
+        }
+    }
+
     /** The cells' probabilities and, when {@code evaluate}, the pair values at their corners (one batch). */
     private List<Cell> complete(List<Cell> cells, boolean evaluate) {
         if (evaluate) {
@@ -200,13 +292,7 @@ final class PlaneCells {
                 want(need, c.r0, c.c0);
                 want(need, c.r1, Math.min(c.c1, n - c.r1));
             }
-            double[][] v = MonotoneBounds.evaluate(need, eps, source);
-            evaluations += need.size();
-            for (int i = 0; i < v.length; i++) {
-                double low = v[i][1] >= 1 ? Double.NEGATIVE_INFINITY : v[i][0] + Math.log1p(-v[i][1]);
-                double high = Math.min(logDp, v[i][0] + Math.log1p(v[i][1]));
-                cache.put(key(need.get(i)[0], need.get(i)[1]), new double[] {low, high});
-            }
+            fill(need);
         }
         List<Cell> out = new ArrayList<>();
         for (Cell c : cells) {
@@ -214,7 +300,8 @@ final class PlaneCells {
             double logP = !Double.isNaN(c.logP) ? c.logP
                     : logCellProbability(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others());
             if (!evaluate) {
-                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, upper ? logDp : Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, false));
+                double bound = upper ? ladderValue(c.plane, c.r0, c.c0) : Double.NEGATIVE_INFINITY;
+                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, bound, upper ? bound : logDp, false));
                 continue;
             }
             double atLower = value(c.r0, c.c0, true);

@@ -61,8 +61,9 @@ final class VertexLowerBound {
         double[] g = tilt(pair, eps, source, pr, pc, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
         PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(0, 1, pr, pc, new double[0])));
         cells.evaluations = points.size() + 2;
-        int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * options.maxEvaluations())));
-        double logLower = cells.run(options, new double[][] {g}, perAxis);
+        MonotoneBounds.Options side = options.forTerms(first[best][2]);
+        int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
+        double logLower = cells.run(side, new double[][] {g}, perAxis);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations);
     }
 
@@ -79,8 +80,8 @@ final class VertexLowerBound {
         return new double[] {slope(v[0][0] - atMean), slope(v[1][0] - atMean)};
     }
 
-    /** A measured slope, 0 where it is not a finite positive number (the pair 0 at the mean), at most 40 sigma. */
+    /** A measured slope, 0 where it is not a finite positive number (the pair 0 at the mean). */
     private static double slope(double g) {
-        return g > 0 && Double.isFinite(g) ? Math.min(40, g) : 0;
+        return g > 0 && Double.isFinite(g) ? g : 0;
     }
 }

@@ -132,7 +132,7 @@ public final class SmoothedRunner {
     /**
      * Three or more categories where every assignment is beyond reach: certified two-sided bounds ({@link MonotoneBounds}), the
      * upper bound from {@code upperSet}'s smallest shares (the hull or an enclosing simplex), the lower from every record on one
-     * of {@code lowerSet}'s vertices, refined within {@code workSeconds} core-seconds ({@link #evaluationBudget}). Returns {upper
+     * of {@code lowerSet}'s vertices, refined within {@code workSeconds} core-seconds ({@link #sideSeconds}). Returns {upper
      * values, lower values}. The pair evaluations of each batch run on the executors, or on the driver's {@code partitions}
      * threads when {@code spark} is null.
      */
@@ -140,8 +140,8 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
-        MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(),
-                evaluationBudget(n, pairSeconds(n, sampleSize, sampling), eps.length, workSeconds));
+        MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
+                sideSeconds(eps.length, workSeconds) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -177,25 +177,36 @@ public final class SmoothedRunner {
     }
 
     /**
-     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, the budget of pair evaluations and the batches
-     * before the refinement, each timed by {@link #pairSeconds}.
+     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
+     * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
+     * before the refinement.
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
-        return new double[] {epsilons * 2.0 * (evaluationBudget(n, each, epsilons, workSeconds) + SETUP_EVALUATIONS) * each, 300e6};
+        double side = Math.min(maxEvaluations(n) * each, Math.max(sideSeconds(epsilons, workSeconds), 300 * each)) + SETUP_EVALUATIONS * each;
+        return new double[] {epsilons * 2.0 * side, 300e6};
     }
 
     /**
-     * Pair evaluations per eps and side: {@value #SIDE_SECONDS} core-seconds' worth at the cost of one, or what fits in
-     * {@code workSeconds} for every eps and both sides (with a tenth to spare) where that is less; at least 300 (about 1.4 s
-     * each at the national n: 20 to 30 minutes for four eps on 2 cores, measured), at most 100,000 (n = 1e4, where each costs
-     * well under a millisecond) and at most the points of the plane, n (n + 1) / 2.
+     * Core-seconds of one side and eps: {@value #SIDE_SECONDS}, or what fits in {@code workSeconds} for every eps and both sides
+     * (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
+     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 1.4 s
+     * each at the national n with eps 0.5: 20 to 30 minutes for four eps on 2 cores, measured).
      */
-    static int evaluationBudget(long n, double pairSeconds, int epsilons, double workSeconds) {
-        double seconds = Math.min(SIDE_SECONDS, 0.9 * workSeconds / (2.0 * epsilons));
-        double points = 0.5 * n * (n + 1.0);
-        return (int) Math.max(300, Math.min(Math.min(100_000, points), seconds / pairSeconds - SETUP_EVALUATIONS));
+    static double sideSeconds(int epsilons, double workSeconds) {
+        return Math.min(SIDE_SECONDS, 0.9 * workSeconds / (2.0 * epsilons));
     }
+
+    /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
+    static int maxEvaluations(long n) {
+        return (int) Math.min(100_000, 0.5 * n * (n + 1.0));
+    }
+
+    /**
+     * Core-seconds per term of a pair evaluation's hockey-stick sums: 130 ns measured on one idle core of this project's 2-core
+     * machine at n = 1e4 to 1e7 (180 to 200 ns with both cores busy), the same within a factor 1.5 for every eps.
+     */
+    static final double SECONDS_PER_TERM = 130e-9;
 
     /** Evaluations of a side and eps before its refinement: the vertices' or planes' means and their slopes. */
     private static final int SETUP_EVALUATIONS = 64;
