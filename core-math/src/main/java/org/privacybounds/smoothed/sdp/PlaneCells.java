@@ -178,14 +178,6 @@ final class PlaneCells {
             cells.addAll(complete(next, true));
         }
         cellCount = cells.size();
-        if (Boolean.getBoolean("pb.debugCells")) {
-            List<Cell> all = new ArrayList<>(cells);
-            all.sort((x, y) -> Double.compare(y.logP + y.logValue, x.logP + x.logValue));
-            System.err.println("upper=" + upper + " evals=" + evaluations + " total=" + total(cells));
-            for (int i = 0; i < Math.min(12, all.size()); i++) {
-                System.err.println("  " + all.get(i) + " contrib=" + (all.get(i).logP + all.get(i).logValue));
-            }
-        }
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
