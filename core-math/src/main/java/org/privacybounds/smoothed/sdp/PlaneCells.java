@@ -17,8 +17,9 @@ import org.privacybounds.numeric.LogSumExp;
  * Multinomial(n; p_r, p_c, 1 - p_r - p_c) and {@code pair} is a pair's divergence ({@link PairDivergence}), non-increasing in
  * both counts. The lower side takes each cell's probability from below times the pair at the cell's upper corner; the upper
  * side covers the whole plane, each cell's probability from above times the pair at its lower corner (T/n where a count is
- * 0). Cells are refined as a quadtree where probability times the spread of the pair over the cell is largest, over every
- * plane at once, within a budget of pair evaluations.
+ * 0). Cells are evaluated (the pair at their corners) and then halved, along the count the pair depends on more, where
+ * probability times the spread of the pair over the cell is largest, over every plane at once, within a budget of pair
+ * evaluations. Until a cell of the upper side is evaluated, its value is the pair at a point of the plane's ladder below it.
  *
  * <p>A plane of the upper side may carry the shares of the other categories: its sum then counts only the outcomes where
  * every other count is at least the larger of the two (the pair is then among the two smallest counts). Given
