@@ -199,7 +199,7 @@ public final class MonotoneBounds {
         }
         Options side = options.forTerms(atMean[best][2]);
         int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(side.maxEvaluations() / (8.0 * planes.size()))));
-        return new Upper(cells.run(side, tilt, perAxis), cells.cellCount, cells.evaluations);
+        return new Upper(cells.run(side, tilt, perAxis, atMean[best][0]), cells.cellCount, cells.evaluations);
     }
 
     /** The evaluations of a batch of (ha, hb) points. */

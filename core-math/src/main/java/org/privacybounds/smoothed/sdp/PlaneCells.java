@@ -27,7 +27,7 @@ import org.privacybounds.numeric.LogSumExp;
  * reaching {@code max(x, y)} is largest at the cell's lower corner, and the chance that all of them do is at most the
  * smallest of these.
  *
- * <p>Cell probabilities: with r the coordinate of the larger share, X_c given X_r = x is Binomial(n - x, p_c / (1 - p_r)),
+ * <p>Cell probabilities: conditioning on X_r (or on X_c where the cell is narrower in c, roles swapped), X_c given X_r = x is Binomial(n - x, p_c / (1 - p_r)),
  * whose CDF grows with x; a cell is cut into {@value #SUB_ROWS} sub-rows {@code [s0, s1]}, over each of which
  * {@code P(X_c in [c0, c1] | x)} lies between {@code F(c1 | s0) - F(c0 - 1 | s1)} and {@code F(c1 | s1) - F(c0 - 1 | s0)}.
  * CDFs are Commons Statistics' binomial (the regularized incomplete beta), taken on the side where they are small and moved
@@ -83,6 +83,15 @@ final class PlaneCells {
     private final List<List<long[]>> ladders = new ArrayList<>();
     /** Per plane, how fast ln pair changes per count along r and along c (from the tilt), to choose which side of a cell to halve. */
     private double[][] slopes;
+    /** Per plane, the count to evaluate a flat r and a flat c at (-1 where the count is not flat). */
+    private long[][] anchors;
+
+    /**
+     * ln pair moving by less than this over a window of 13 sigma makes its count flat (a ten-thousandth of the value), where it
+     * moves by more than {@link #SLOPED} per sigma along the other count (a pair flat in both is flat only near its mean).
+     */
+    private static final double FLAT = 1e-4;
+    private static final double SLOPED = 1e-2;
     int evaluations;
     int cellCount;
 
@@ -100,12 +109,16 @@ final class PlaneCells {
      * The bound: each plane starts from a grid of {@code perAxis} cells a side over [center - 8 sigma, center + 5 sigma], the
      * center where the law tilted by the pair's slope peaks ({@code tilt[plane] = {g_r, g_c}}: ln pair grows by g per sigma
      * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
-     * evaluated (their corners), then split, in the order of what they can still change.
+     * evaluated (their corners), then split, in the order of what they can still change. {@code logScale}: about ln of the
+     * bound (the pair at the mean), against which a plane of the upper side too unlikely to matter gets no ladder.
      */
-    double run(MonotoneBounds.Options options, double[][] tilt, int perAxis) {
+    double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale) {
         List<Cell> pending = new ArrayList<>();
-        List<long[]> ladderPoints = new ArrayList<>();
         slopes = new double[planes.size()][];
+        anchors = new long[planes.size()][];
+        List<double[]> centers = new ArrayList<>();
+        List<long[][]> grids = new ArrayList<>();
+        List<long[]> probes = new ArrayList<>(); // {plane, count, anchor point, mean point}
         for (int p = 0; p < planes.size(); p++) {
             Plane pl = planes.get(p);
             double sr = Math.sqrt(n * pl.pr() * (1 - pl.pr()));
@@ -120,24 +133,54 @@ final class PlaneCells {
             slopes[p] = new double[] {Math.max(gr, gc / 20), Math.max(gc, gr / 20)};
             double cr = n * pl.pr() - tilt[p][0] * sr;
             double cc = n * pl.pc() - tilt[p][1] * sc;
+            // a count on which ln pair moves by less than FLAT over the whole window (and the other count matters) is evaluated at the window's end
+            // (its lower end on the upper side, its upper end on the lower side): monotonicity keeps the bound, and the cells
+            // of a column share one evaluation
+            anchors[p] = new long[] {tilt[p][0] * 13 < FLAT && tilt[p][1] > SLOPED ? (long) Math.floor(cr + (upper ? -8 : 5) * sr) : -1,
+                tilt[p][1] * 13 < FLAT && tilt[p][0] > SLOPED ? (long) Math.floor(cc + (upper ? -8 : 5) * sc) : -1};
+            long mr = Math.round(n * pl.pr());
+            long mc = Math.round(n * pl.pc());
+            if (anchors[p][0] >= 0) {
+                probes.add(new long[] {p, 0, anchors[p][0], mc, mr, mc});
+            }
+            if (anchors[p][1] >= 0) {
+                probes.add(new long[] {p, 1, mr, anchors[p][1], mr, mc});
+            }
             long[] rows = edges(cr, sr, perAxis);
             long[] cols = edges(cc, sc, perAxis);
-            if (upper) {
-                ladders.add(ladder(cr, sr, cc, sc, perAxis, rows, cols));
-                for (long[] pt : ladders.get(p)) {
-                    want(ladderPoints, pt[0], pt[1]);
-                }
-            }
+            centers.add(new double[] {cr, sr, cc, sc});
+            grids.add(new long[][] {rows, cols});
             for (int i = 0; i + 1 < rows.length; i++) {
                 for (int j = 0; j + 1 < cols.length; j++) {
                     add(pending, p, rows[i], rows[i + 1] - 1, cols[j], cols[j + 1] - 1);
                 }
             }
         }
-        fill(ladderPoints);
+        checkFlat(probes);
+        pending = probabilities(pending);
+        if (upper) {
+            // a ladder of evaluated points under each plane whose cells could matter at T/n against the scale of the bound
+            double[] mass = new double[planes.size()];
+            java.util.Arrays.fill(mass, Double.NEGATIVE_INFINITY);
+            for (Cell c : pending) {
+                mass[c.plane] = LogMath.logAdd(mass[c.plane], c.logP);
+            }
+            List<long[]> ladderPoints = new ArrayList<>();
+            for (int p = 0; p < planes.size(); p++) {
+                double[] z = centers.get(p);
+                boolean matters = mass[p] + logDp >= logScale + Math.log(1e-12);
+                ladders.add(matters ? ladder(p, z[0], z[1], z[2], z[3], perAxis, grids.get(p)[0], grids.get(p)[1]) : List.of());
+                for (long[] pt : ladders.get(p)) {
+                    want(ladderPoints, pt[0], pt[1]);
+                }
+            }
+            fill(ladderPoints);
+        }
         PriorityQueue<Cell> cells = new PriorityQueue<>((x, y) -> Double.compare(y.logGain(), x.logGain()));
         cells.addAll(complete(pending, false));
-        while (evaluations < options.maxEvaluations()) {
+        // splits of a flat count cost no evaluation: the cells themselves are bounded too
+        int maxCells = 8 * options.maxEvaluations() + 50_000;
+        while (evaluations < options.maxEvaluations() && cells.size() < maxCells) {
             double total = total(cells);
             LogSumExp gain = new LogSumExp();
             for (Cell c : cells) {
@@ -161,6 +204,8 @@ final class PlaneCells {
                     // halve the side along which the pair changes more (by the plane's slopes), both where they are comparable
                     double alongR = (c.r1 - c.r0 + 1) * slopes[c.plane][0];
                     double alongC = (c.c1 - c.c0 + 1) * slopes[c.plane][1];
+                    // (a flat count is still halved where it is wide: its probabilities, and the condition on the other counts,
+                    // tighten at no evaluation, since both halves share the anchor)
                     boolean cutR = c.r1 > c.r0 && (c.c1 == c.c0 || alongR >= alongC / 2);
                     boolean cutC = c.c1 > c.c0 && (c.r1 == c.r0 || alongC >= alongR / 2);
                     long[][] rs = cutR ? new long[][] {{c.r0, rm}, {rm + 1, c.r1}} : new long[][] {{c.r0, c.r1}};
@@ -182,6 +227,26 @@ final class PlaneCells {
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
+    }
+
+    /**
+     * Keeps a count flat only where the pair at its anchor (with the other count at its mean) is within {@link #FLAT} of the
+     * pair at the mean: the slope one sigma from the mean does not speak for the window's end.
+     */
+    private void checkFlat(List<long[]> probes) {
+        List<long[]> need = new ArrayList<>();
+        for (long[] pr : probes) {
+            want(need, pr[2], pr[3]);
+            want(need, pr[4], pr[5]);
+        }
+        fill(need);
+        for (long[] pr : probes) {
+            double atAnchor = value(pr[2], pr[3], true);
+            double atMean = value(pr[4], pr[5], true);
+            if (!(Math.abs(atAnchor - atMean) < FLAT)) {
+                anchors[(int) pr[0]][(int) pr[1]] = -1;
+            }
+        }
     }
 
     /** Adds the cell [r0, r1] x [c0, c1] cut to the plane's counts (r + c <= n), if anything is left. */
@@ -228,15 +293,19 @@ final class PlaneCells {
      * every edge of one count with the other at the window's lower end, which bounds every cell whose other count lies inside
      * the window.
      */
-    private List<long[]> ladder(double cr, double sr, double cc, double sc, int cells, long[] rows, long[] cols) {
+    private List<long[]> ladder(int plane, double cr, double sr, double cc, double sc, int cells, long[] rows, long[] cols) {
         List<long[]> out = new ArrayList<>();
         long rw = (long) Math.floor(cr - 8 * sr);
         long cw = (long) Math.floor(cc - 8 * sc);
-        for (long x : rows) {
-            out.add(new long[] {x, cw});
+        if (anchors[plane][0] < 0) {
+            for (long x : rows) {
+                out.add(new long[] {x, cw});
+            }
         }
-        for (long y : cols) {
-            out.add(new long[] {rw, y});
+        if (anchors[plane][1] < 0) {
+            for (long y : cols) {
+                out.add(new long[] {rw, y});
+            }
         }
         for (int j = cells; j >= 0; j--) {
             out.add(new long[] {(long) Math.floor(cr - 8 * sr + j * Math.max(1, 13 * sr / cells)), (long) Math.floor(cc - 8 * sc + j * Math.max(1, 13 * sc / cells))});
@@ -277,30 +346,64 @@ final class PlaneCells {
         }
     }
 
-    /** The cells' probabilities and, when {@code evaluate}, the pair values at their corners (one batch). */
+    /** The cells with their probabilities. */
+    private List<Cell> probabilities(List<Cell> cells) {
+        List<Cell> out = new ArrayList<>();
+        for (Cell c : cells) {
+            Plane pl = planes.get(c.plane);
+            double logP = !Double.isNaN(c.logP) ? c.logP : logCellProbability(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others());
+            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, c.logValue, c.logOther, c.evaluated));
+        }
+        return out;
+    }
+
+    /**
+     * The points where a cell's pair values are taken: {x of its bound, y of its bound, x of the other corner, y of the other
+     * corner}. The bound's point is the lower corner on the upper side and the upper corner on the lower side; a flat count is
+     * moved to its anchor where that keeps the bound (anchor below the lower corner, above the upper one).
+     */
+    private long[] points(Cell c) {
+        long[] a = anchors[c.plane];
+        long lowX = a[0] >= 0 && a[0] <= c.r0 && upper ? a[0] : c.r0;
+        long lowY = a[1] >= 0 && a[1] <= c.c0 && upper ? a[1] : c.c0;
+        long highX = !upper && a[0] >= c.r1 ? a[0] : c.r1;
+        long highY = Math.min(!upper && a[1] >= c.c1 ? a[1] : c.c1, n - highX);
+        if (!upper && highX != c.r1 && highY < c.c1) {
+            highX = c.r1; // the anchor leaves no room for the cell's upper count
+            highY = Math.min(c.c1, n - highX);
+        }
+        if (upper) {
+            // the other corner shares the flat count's anchor, so the gain is what the other count can change
+            long otherX = lowX != c.r0 ? lowX : c.r1;
+            long otherY = lowY != c.c0 ? lowY : Math.min(c.c1, n - otherX);
+            return new long[] {lowX, lowY, otherX, otherY};
+        }
+        long otherX = highX != c.r1 ? highX : c.r0;
+        long otherY = highY != c.c1 ? highY : c.c0;
+        return new long[] {highX, highY, otherX, otherY};
+    }
+
+    /** The cells' probabilities and, when {@code evaluate}, the pair values at their points (one batch). */
     private List<Cell> complete(List<Cell> cells, boolean evaluate) {
+        cells = probabilities(cells);
         if (evaluate) {
             List<long[]> need = new ArrayList<>();
             for (Cell c : cells) {
-                want(need, c.r0, c.c0);
-                want(need, c.r1, Math.min(c.c1, n - c.r1));
+                long[] pt = points(c);
+                want(need, pt[0], pt[1]);
+                want(need, pt[2], pt[3]);
             }
             fill(need);
         }
         List<Cell> out = new ArrayList<>();
         for (Cell c : cells) {
-            Plane pl = planes.get(c.plane);
-            double logP = !Double.isNaN(c.logP) ? c.logP
-                    : logCellProbability(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others());
             if (!evaluate) {
                 double bound = upper ? ladderValue(c.plane, c.r0, c.c0) : Double.NEGATIVE_INFINITY;
-                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, bound, upper ? bound : logDp, false));
+                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, bound, upper ? bound : logDp, false));
                 continue;
             }
-            double atLower = value(c.r0, c.c0, true);
-            double atUpper = value(c.r1, Math.min(c.c1, n - c.r1), false);
-            out.add(upper ? new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, atLower, atUpper, true)
-                    : new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, atUpper, atLower, true));
+            long[] pt = points(c);
+            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, value(pt[0], pt[1], upper), value(pt[2], pt[3], !upper), true));
         }
         return out;
     }
@@ -339,6 +442,23 @@ final class PlaneCells {
      * comment).
      */
     static double logCellProbability(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others) {
+        // condition on the count whose sub-rows move the other's conditional law least against the other's width (a cell wide
+        // in r and narrow in c is cut into rows of c): the law is the same with the two counts' roles swapped
+        long wr = r1 - r0 + 1;
+        long wc = c1 - c0 + 1;
+        double driftByR = (pr >= 1 ? 0 : pc / (1 - pr)) * wr / Math.min(SUB_ROWS, wr) / wc;
+        double driftByC = (pc >= 1 ? 0 : pr / (1 - pc)) * wc / Math.min(SUB_ROWS, wc) / wr;
+        double byR = conditioned(n, pr, pc, r0, r1, c0, c1, upper, others);
+        if (driftByC < driftByR) {
+            // both are bounds: the tighter (rows of c take the condition on the other counts at the cell's lowest r)
+            double byC = conditioned(n, pc, pr, c0, c1, r0, r1, upper, others);
+            return upper ? Math.min(byR, byC) : Math.max(byR, byC);
+        }
+        return byR;
+    }
+
+    /** {@link #logCellProbability} in sub-rows of the first count. */
+    private static double conditioned(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others) {
         LogSumExp s = new LogSumExp();
         long width = r1 - r0 + 1;
         int subs = (int) Math.min(SUB_ROWS, width);
