@@ -35,11 +35,12 @@ import org.privacybounds.numeric.LogSumExp;
  *
  * <p><b>Lower bound, one assignment.</b> Every record on one vertex v: delta_SDP is at least E[delta(H)],
  * H ~ Multinomial(n, p_v), and that is at least {@code sum over cells C of P((H_a, H_b) in C) pair(upper corner of C)}
- * for one pair {a, b} and any cells of the (h_a, h_b) plane (monotonicity again). Cells are refined (a quadtree) where the
- * pair's values at their two corners differ most, weighted by their probability ({@link VertexLowerBound}).
+ * for one pair {a, b} and any cells of the (h_a, h_b) plane (monotonicity again). Cells are refined where the pair's values
+ * at their two corners differ most, weighted by their probability ({@link VertexLowerBound}, {@link PlaneCells}).
  *
- * <p>The gap between the two closes as the hull's coordinate-wise minima are attained by one vertex (then both sides start
- * from the same histogram) and as n grows slowly against the scale on which ln delta changes; it is reported, never hidden.
+ * <p>What is left between the two: the cells' widths (it shrinks with the budget of evaluations, fastest where ln delta
+ * changes slowly against the counts' spread), and, where no one vertex has the smallest shares of both of the two smallest
+ * categories, the distance between G and the hull's vertices (it does not). It is reported, never hidden.
  */
 public final class MonotoneBounds {
     /** Pair-divergence evaluations of one batch: {@code result[i] = {ln value, relative error, terms}} of the points (ha[i], hb[i]). */
@@ -59,7 +60,7 @@ public final class MonotoneBounds {
      * How far to refine: stop when what one more round could gain is below {@code relativeGain} of the bound, or after a budget of
      * pair evaluations per side and eps: {@code termsPerSide} divided by the terms one evaluation sums near where the side's mass
      * lies (so a cheap eps gets more evaluations than a dear one, the same for the same inputs on any machine), at least 300 and
-     * at most {@code maxEvaluations}. The defaults aim at a log10 gap of about 1e-6 with up to 20,000 evaluations.
+     * at most {@code maxEvaluations}; the cells' probabilities count against the same terms. The defaults aim at a log10 gap of about 1e-6 with up to 20,000 evaluations.
      */
     public record Options(double relativeGain, int maxEvaluations, double termsPerSide) {
         public static Options defaults() {
@@ -69,7 +70,8 @@ public final class MonotoneBounds {
         /** The evaluations of a side whose evaluations each sum about {@code terms} terms. */
         Options forTerms(double terms) {
             int budget = (int) Math.max(Math.min(300, maxEvaluations), Math.min(maxEvaluations, termsPerSide / Math.max(1, terms)));
-            return new Options(relativeGain, budget, termsPerSide);
+            // the side's work (evaluations and cell probabilities, in terms) is at least what its least budget takes
+            return new Options(relativeGain, budget, Math.max(termsPerSide, budget * Math.max(1, terms)));
         }
     }
 
