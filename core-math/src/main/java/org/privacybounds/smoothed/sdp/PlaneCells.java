@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,9 +142,9 @@ final class PlaneCells {
             slopes[p] = new double[] {Math.max(gr, gc / 20), Math.max(gc, gr / 20)};
             double cr = n * pl.pr() - tilt[p][0] * sr;
             double cc = n * pl.pc() - tilt[p][1] * sc;
-            // a count on which ln pair moves by less than FLAT over the whole window (and the other count matters) is evaluated at the window's end
-            // (its lower end on the upper side, its upper end on the lower side): monotonicity keeps the bound, and the cells
-            // of a column share one evaluation
+            // a count on which ln pair moves by less than FLAT over the whole window (and the other count matters) is
+            // evaluated at the window's end (its lower end on the upper side, its upper end on the lower side): monotonicity
+            // keeps the bound, and the cells of a column share one evaluation
             anchors[p] = new long[] {tilt[p][0] * 13 < FLAT && tilt[p][1] > SLOPED ? (long) Math.floor(cr + (upper ? -8 : 5) * sr) : -1,
                 tilt[p][1] * 13 < FLAT && tilt[p][0] > SLOPED ? (long) Math.floor(cc + (upper ? -8 : 5) * sc) : -1};
             long mr = Math.round(n * pl.pr());
@@ -169,7 +170,7 @@ final class PlaneCells {
         if (upper) {
             // a ladder of evaluated points under each plane whose cells could matter at T/n against the scale of the bound
             double[] mass = new double[planes.size()];
-            java.util.Arrays.fill(mass, Double.NEGATIVE_INFINITY);
+            Arrays.fill(mass, Double.NEGATIVE_INFINITY);
             for (Cell c : pending) {
                 mass[c.plane] = LogMath.logAdd(mass[c.plane], c.logP);
             }
