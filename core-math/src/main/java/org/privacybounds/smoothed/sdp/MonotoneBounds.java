@@ -4,14 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
-import org.privacybounds.numeric.CountLaw;
-import org.privacybounds.numeric.LogConcaveSum;
 import org.privacybounds.numeric.LogMath;
-import org.privacybounds.numeric.LogSumExp;
 
 /**
  * Certified two-sided bounds on delta_SDP for three or more categories at any n up to 2^31 - 1, from a few hundred
