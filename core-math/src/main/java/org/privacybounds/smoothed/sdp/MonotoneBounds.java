@@ -179,7 +179,7 @@ public final class MonotoneBounds {
                         others[o++] = q[k];
                     }
                 }
-                planes.add(new PlaneCells.Plane(r, c, q[r], q[c], others));
+                planes.add(new PlaneCells.Plane(q[r], q[c], others));
                 means.add(new long[] {Math.max(1, Math.round(n * q[r])), Math.max(1, Math.round(n * q[c]))});
             }
         }

@@ -43,10 +43,10 @@ final class PlaneCells {
     private static final double TINY = 1e-250;
 
     /**
-     * One plane: categories r and c (indices reported back), their shares, and for the upper side the shares of the other
+     * One plane: the shares of its two categories (r the first, c the second), and for the upper side the shares of the other
      * categories (empty: no condition on them).
      */
-    record Plane(int r, int c, double pr, double pc, double[] others) {
+    record Plane(double pr, double pc, double[] others) {
     }
 
     /**

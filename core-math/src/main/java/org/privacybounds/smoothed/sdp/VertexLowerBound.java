@@ -59,7 +59,7 @@ final class VertexLowerBound {
         double pc = aIsRow ? p[w[2]] : p[w[1]];
         long[] at = points.get(best);
         double[] g = tilt(pair, eps, source, pr, pc, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
-        PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(0, 1, pr, pc, new double[0])));
+        PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(pr, pc, new double[0])));
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
