@@ -33,8 +33,15 @@ public final class LogConcaveSum {
      * @param logSum     log of the summed terms ({@code -Infinity} if all were 0)
      * @param logSkipped log of an upper bound on the skipped terms ({@code -Infinity} if none)
      * @param terms      number of terms evaluated
+     * @param logMass    log of the law's own mass over the summed terms (the sum with every factor 1), where the sum
+     *                   keeps it ({@link #sumLinear}); NaN elsewhere
      */
-    public record Result(double logSum, double logSkipped, long terms) {
+    public record Result(double logSum, double logSkipped, long terms, double logMass) {
+        /** A result without the law's mass. */
+        public Result(double logSum, double logSkipped, long terms) {
+            this(logSum, logSkipped, terms, Double.NaN);
+        }
+
         /** Upper bound on (true sum - logSum's value) / true sum; 0 when nothing was skipped. */
         public double relativeTruncation() {
             if (logSkipped == Double.NEGATIVE_INFINITY) {
@@ -95,6 +102,182 @@ public final class LogConcaveSum {
     }
 
     /**
+     * {@link #sum} for a factor known to be monotone in k: non-decreasing ({@code rising}) or non-increasing. Where the factor
+     * is tiny at the law's mode and large only deep in a tail (a region far out in a second dimension), {@link #sum} walks
+     * from the mode across every value whose probability alone is not negligible; here the walk starts at the largest term
+     * and stops where what lies beyond is provably negligible:
+     * <ul>
+     *   <li>the start: the largest {@code P(k) F(k)} found by a galloping climb from the mode and a ternary search (a
+     *       heuristic: a poor start costs terms, never correctness);</li>
+     *   <li>walking where the factor does not grow, everything beyond k is at most {@code F(k)} times the law's mass beyond
+     *       k: at most {@code F(k)}, or {@code F(k) P(k) q / (1 - q)} away from the mode (log-concavity); a zero factor ends
+     *       the walk exactly;</li>
+     *   <li>walking where the factor grows, {@link #sum}'s bound {@code P(k) q / (1 - q)} (factor at most 1) away from the
+     *       mode;</li>
+     *   <li>either way, every power-of-two number of steps, a {@linkplain #ladder ladder} of checkpoints.</li>
+     * </ul>
+     * The caller vouches for the monotonicity; the factor's computed values may be low by their own relative error, which
+     * must stay below 1e-9 (the safety factor of every bound here). Values within the certified truncation of {@link #sum}'s
+     * (both sum the same terms, up to the terms each leaves out).
+     */
+    public static Result sumMonotone(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double relTol) {
+        lo = Math.max(lo, law.lower());
+        hi = Math.min(hi, law.upper());
+        if (lo > hi) {
+            return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0);
+        }
+        final double logTol = Math.log(relTol);
+        long[] evaluations = {0};
+        LongToDoubleFunction counted = k -> {
+            evaluations[0]++;
+            return logF.applyAsDouble(k);
+        };
+        long start = largestTerm(law, lo, hi, counted, rising);
+        LogSumExp acc = new LogSumExp();
+        double logP0 = law.logProbability(start);
+        double logF0 = counted.applyAsDouble(start);
+        acc.add(logP0 + logF0);
+        double skipped = Double.NEGATIVE_INFINITY;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            boolean falling = rising == (dir < 0);
+            long k = start;
+            double logPk = logP0;
+            double logFk = logF0;
+            long end = dir < 0 ? lo : hi;
+            int steps = 0;
+            while (k != end) {
+                if (falling && logFk == Double.NEGATIVE_INFINITY) {
+                    break; // the factor is 0 here, so everywhere beyond
+                }
+                double limit = logTol + acc.log();
+                double logQ = dir > 0 ? law.logRatioUp(k) : -law.logRatioUp(k - 1);
+                double beyond = awayFromMode(law, k, dir) && logQ < -1e-12
+                        ? logPk + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
+                double rest = (falling ? Math.min(0, logFk) : 0) + beyond;
+                if (rest <= limit) {
+                    skipped = LogMath.logAdd(skipped, rest);
+                    break;
+                }
+                if (steps >= 16 && Integer.bitCount(steps) == 1) {
+                    double ladder = ladder(law, k, dir, end, counted, falling, logFk, limit, steps);
+                    if (ladder <= limit) {
+                        skipped = LogMath.logAdd(skipped, ladder);
+                        break;
+                    }
+                }
+                long next = k + dir;
+                double logPn = ++steps % ANCHOR == 0 ? law.logProbability(next) : logPk + logQ;
+                double logFn = counted.applyAsDouble(next);
+                acc.add(logPn + logFn);
+                k = next;
+                logPk = logPn;
+                logFk = logFn;
+            }
+        }
+        return new Result(acc.log(), skipped, evaluations[0]);
+    }
+
+    private static final double LOG_SAFETY = Math.log(TAIL_SAFETY);
+
+    /** Whether every value beyond k in direction dir lies on the far side of the law's mode (the law falls that way). */
+    private static boolean awayFromMode(CountLaw law, long k, int dir) {
+        return dir > 0 ? k >= law.mode() : k <= law.mode();
+    }
+
+    /**
+     * The start of {@link #sumMonotone}: the k of the largest {@code P(k) F(k)} if that is unimodal, else some k. Gallops from
+     * the law's mode (clamped into the range) in the direction in which the factor grows while the terms grow, then
+     * narrows the last bracket by ternary search; zero terms count as lying on the side where the factor is smaller.
+     */
+    private static long largestTerm(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising) {
+        LongToDoubleFunction term = k -> law.logProbability(k) + logF.applyAsDouble(k);
+        long from = Math.max(lo, Math.min(hi, law.mode()));
+        long end = rising ? hi : lo;
+        double best = term.applyAsDouble(from);
+        long before = from; // the point before the best one in walking order
+        long at = from;
+        long next = from;
+        for (long step = 1; at != end; step *= 2) {
+            next = rising ? Math.min(end, at + step) : Math.max(end, at - step);
+            double v = term.applyAsDouble(next);
+            if (!(v > best) && best > Double.NEGATIVE_INFINITY) {
+                break;
+            }
+            before = at;
+            at = next;
+            best = v;
+        }
+        // the largest term lies between `before` and `next` if the terms are unimodal
+        long x = Math.min(before, next);
+        long y = Math.max(before, next);
+        while (y - x > 2) {
+            long m1 = x + (y - x) / 3;
+            long m2 = y - (y - x) / 3;
+            double v1 = term.applyAsDouble(m1);
+            double v2 = term.applyAsDouble(m2);
+            if (v1 < v2 || (v1 == Double.NEGATIVE_INFINITY && v2 == v1 && rising)) {
+                x = m1 + 1;
+            } else if (v1 > v2 || v1 == Double.NEGATIVE_INFINITY) {
+                y = m2 - 1;
+            } else {
+                x = m1;
+                y = m2;
+            }
+        }
+        long bestK = x;
+        double bestV = Double.NEGATIVE_INFINITY;
+        for (long k = x; k <= y; k++) {
+            double v = term.applyAsDouble(k);
+            if (v > bestV) {
+                bestV = v;
+                bestK = k;
+            }
+        }
+        return bestK;
+    }
+
+    /**
+     * A bound on everything beyond k (walking in direction dir, up to end) from checkpoints {@code c_0 = k, c_1, ...} at
+     * distances growing twice each, the first a quarter of the steps walked so far. On each stretch between two
+     * checkpoints the factor is at most its value at the stretch's end where it grows this way, at its start where it
+     * falls (monotone); the law's mass is at most the stretch's length times its largest probability (at the mode clamped
+     * into the stretch), or {@code P(c) q / (1 - q)} for everything beyond c where c lies past the mode. The ladder ends at
+     * the range's end, or where everything beyond the checkpoint (that mass times the factor's bound there, the mass at
+     * most 1) is below half the limit. Returns ln of the bound, {@code +Infinity} where it exceeds the limit.
+     */
+    private static double ladder(CountLaw law, long k, int dir, long end, LongToDoubleFunction logF, boolean falling,
+            double logFk, double limit, int steps) {
+        double total = Double.NEGATIVE_INFINITY;
+        long c = k;
+        double logFc = Math.min(0, logFk);
+        long len = Math.max(4, steps / 4);
+        for (int rung = 0; rung < 62; rung++) {
+            double logQ = c == end ? 0 : dir > 0 ? law.logRatioUp(c) : -law.logRatioUp(c - 1);
+            double tail = awayFromMode(law, c, dir) && logQ < -1e-12
+                    ? law.logProbability(c) + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
+            double terminal = (falling ? logFc : 0) + tail;
+            if (c == end || terminal <= limit - Math.log(2)) {
+                return c == end ? total : LogMath.logAdd(total, terminal);
+            }
+            long next = dir > 0 ? Math.min(end, c + len) : Math.max(end, c - len);
+            long near = c + dir; // the stretch is [near, next] in walking order
+            long segLo = Math.min(near, next);
+            long segHi = Math.max(near, next);
+            double mass = Math.min(tail, Math.log(segHi - segLo + 1.0) + law.logProbability(Math.max(segLo, Math.min(segHi, law.mode())))
+                    + LOG_SAFETY);
+            double logFnext = Math.min(0, logF.applyAsDouble(next));
+            total = LogMath.logAdd(total, mass + (falling ? logFc : logFnext));
+            if (total > limit) {
+                return Double.POSITIVE_INFINITY;
+            }
+            c = next;
+            logFc = logFnext;
+            len *= 2;
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /**
      * The same certified sum with the factor given as itself, {@code 0 <= f(k) <= 1}, not as its logarithm: the terms are
      * kept relative to the first one's probability and stepped by the law's ratio {@link CountLaw#ratioUp} (exact anchors
      * every {@link #ANCHOR} steps, as in {@link #sum}), so a term costs what f costs plus a few multiplications instead of
@@ -105,12 +288,13 @@ public final class LogConcaveSum {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
-            return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0);
+            return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, Double.NEGATIVE_INFINITY);
         }
         long start = Math.max(lo, Math.min(hi, law.mode()));
         final double logP0 = law.logProbability(start);
         double logRef = logP0; // the terms are p * f, with p = P(k) / exp(logRef)
         double sum = f.applyAsDouble(start);
+        double mass = 1;
         long terms = 1;
         double skipped = Double.NEGATIVE_INFINITY;
         for (int dir = -1; dir <= 1; dir += 2) {
@@ -132,6 +316,7 @@ public final class LogConcaveSum {
                     }
                 }
                 sum += pn * f.applyAsDouble(next);
+                mass += pn;
                 terms++;
                 k = next;
                 p = pn;
@@ -139,6 +324,7 @@ public final class LogConcaveSum {
                     double shift = Math.log(p);
                     logRef += shift;
                     sum /= p;
+                    mass /= p;
                     p = 1;
                 }
             }
@@ -147,9 +333,10 @@ public final class LogConcaveSum {
             if (back != 0) {
                 logRef += back;
                 sum *= Math.exp(-back);
+                mass *= Math.exp(-back);
             }
         }
-        return new Result(sum > 0 ? Math.log(sum) + logRef : Double.NEGATIVE_INFINITY, skipped, terms);
+        return new Result(sum > 0 ? Math.log(sum) + logRef : Double.NEGATIVE_INFINITY, skipped, terms, Math.log(mass) + logRef);
     }
 
     /** Smallest {@code k} in {@code [lo, hi]} with {@code pred(k)} true, for a predicate that is false then true; {@code hi + 1} if none. */

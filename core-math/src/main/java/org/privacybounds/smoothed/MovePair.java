@@ -2,10 +2,12 @@ package org.privacybounds.smoothed;
 
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongPredicate;
+import java.util.function.LongToDoubleFunction;
 
 import org.privacybounds.numeric.CountLaw;
 import org.privacybounds.numeric.LogConcaveSum;
 import org.privacybounds.numeric.LogMath;
+import org.privacybounds.numeric.LogSumExp;
 
 /**
  * One neighbour pair of the sampling-histogram mechanism, seen from a base histogram g: the
@@ -259,7 +261,87 @@ final class MovePair {
             }, relTol);
             return new Sum(r.logSum(), r.relativeTruncation(), r.terms());
         }
-        return regionSum(region, lr -> LogMath.log1mexp(eps + lr), relTol);
+        return rowSums(region, eps, relTol);
+    }
+
+    /**
+     * The hockey-stick sum of three or more categories by rows: {@code sum over k_a of P(k_a) F(k_a)}, with the row's factor
+     * {@code F(k_a) = sum over k_b <= b(k_a) of P(k_b | k_a) (1 - e^eps rho(k_a, k_b))}, b(k_a) the region's edge in the row.
+     *
+     * <p>The rows' factors are monotone: F is non-decreasing in k_a. As k_a grows, rho falls, so each term's factor grows
+     * and the row's region widens, and the law of K_b given k_a (hypergeometric or binomial in the T - k_a draws left) is
+     * stochastically smaller, which puts its mass where the factor is larger. So the outer sum starts at its largest row
+     * and stops where the rows beyond are provably negligible ({@link LogConcaveSum#sumMonotone}), instead of walking from
+     * the law's mode across rows that hold nothing (at the national n the region lies some 60 standard deviations out).
+     *
+     * <p>Each row is summed in linear space ({@link LogConcaveSum#sumLinear}): a term is a ratio step and one division.
+     * The factor {@code 1 - e^eps rho} is within {@link #rowFactorError} of its exact value (absolute), so the sum is off by
+     * at most that times the law's mass over the summed terms; that bound, over the rows evaluated, is added to the
+     * relative error (it matters where the sum is made of terms just inside the region's edge, where the factor is
+     * tiny).
+     */
+    private Sum rowSums(Region region, double eps, double relTol) {
+        if (region.from() > region.to()) {
+            return Sum.ZERO;
+        }
+        double expEps = Math.exp(eps);
+        double[] innerTrunc = {0};
+        long[] innerTerms = {0};
+        LogSumExp rounding = new LogSumExp();
+        LongToDoubleFunction row = ka -> {
+            long bLo = kbMin(ka);
+            long bHi = kbMax(ka);
+            if (bLo > bHi) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            long edge = LogConcaveSum.firstTrue(bLo, bHi, kb -> !(logRho(ka, kb) < -eps)) - 1;
+            if (edge < bLo) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            LogConcaveSum.Result in = LogConcaveSum.sumLinear(inner(ka), bLo, edge, rowFactor(ka, eps, expEps), relTol);
+            innerTrunc[0] = Math.max(innerTrunc[0], in.relativeTruncation());
+            innerTerms[0] += in.terms();
+            if (in.logMass() > Double.NEGATIVE_INFINITY) {
+                rounding.add(outer.logProbability(ka) + in.logMass() + Math.log(rowFactorError(ka, edge, eps)));
+            }
+            return in.logSum();
+        };
+        LogConcaveSum.Result r = LogConcaveSum.sumMonotone(outer, region.from(), region.to(), row, true, relTol);
+        double rel = (1 + r.relativeTruncation()) * (1 + innerTrunc[0]) - 1;
+        if (r.logSum() > Double.NEGATIVE_INFINITY) {
+            rel += Math.exp(rounding.log() - r.logSum());
+        }
+        return new Sum(r.logSum(), rel, r.terms() + innerTerms[0]);
+    }
+
+    /**
+     * The factor {@code (1 - e^eps rho(k_a, k_b))_+} of one row in linear space. Without replacement
+     * {@code e^eps rho = e^eps ((g_a - k_a) / g_a) (g_b + 1) / (g_b + 1 - k_b)}: the row's part is one number, and each term
+     * one division; with replacement {@code -expm1(eps + log rho)}.
+     */
+    private LongToDoubleFunction rowFactor(long ka, double eps, double expEps) {
+        if (sampling == Sampling.WITHOUT_REPLACEMENT) {
+            double rowPart = expEps * ((double) (ga - ka) / ga) * ((double) gb + 1);
+            return kb -> Math.max(0, 1 - rowPart / ((double) gb + 1 - kb));
+        }
+        return kb -> Math.max(0, -Math.expm1(eps + logRho(ka, kb)));
+    }
+
+    /**
+     * An absolute bound on the rounding of {@link #rowFactor} in the row k_a up to k_b = edge. Without replacement
+     * {@code e^eps rho < 1} is a product and quotient of five numbers each within half an ulp (e^eps and the counts'
+     * ratio rounded once each, the counts themselves exact below 2^53 and rounded once beyond): within 6 ulps relative,
+     * so the factor is within 6 x 2^-53 plus half an ulp for the subtraction; 1e-15 covers it. With replacement eps +
+     * log rho is off by a few ulps of the largest of its parts (eps, k_a |ln(1 - 1/g_a)|, k_b ln(1 + 1/g_b)), and expm1 by
+     * one more: 8 ulps of their sum, plus 1e-15.
+     */
+    private double rowFactorError(long ka, long edge, double eps) {
+        if (sampling == Sampling.WITHOUT_REPLACEMENT) {
+            return 1e-15;
+        }
+        double size = eps + (ka == 0 ? 0 : Math.abs(ka * logStepA)) + (edge == 0 ? 0 : Math.abs(edge * logStepB));
+        // an infinite step (g_a = 1 or g_b = 0) makes rho 0 or infinite: the factor is then exactly 1 or 0
+        return Double.isFinite(size) ? 1e-15 + 8 * Math.ulp(size) : 1e-15;
     }
 
     /**

@@ -165,4 +165,31 @@ class MovePairTest {
             assertEquals(edge, MovePair.firstTrueNear(lo, hi, guess, k -> k >= edge));
         }
     }
+    @Test
+    void rowSumsEqualTheGenericRegionSumOfTheSameTerms() {
+        // three or more categories: the hockey-stick by rows (largest row first, linear-space rows) against the generic
+        // log-space region sum walking from the law's mode; both are certified sums of the same terms
+        SplittableRandom rnd = new SplittableRandom(26);
+        for (int c = 0; c < 120; c++) {
+            Sampling sampling = rnd.nextInt(3) == 0 ? Sampling.WITH_REPLACEMENT : Sampling.WITHOUT_REPLACEMENT;
+            long n = 30 + rnd.nextLong(rnd.nextBoolean() ? 2_000 : 200_000);
+            long lost = 1 + rnd.nextLong(Math.min(n / 2, 3_000));
+            long t = sampling == Sampling.WITHOUT_REPLACEMENT ? n - lost : 1 + rnd.nextLong(Math.min(n, 3_000));
+            long ha = 1 + rnd.nextLong(n - 2);
+            long hb = rnd.nextLong(n - ha);
+            long[] g = {ha, hb, n - ha - hb};
+            double eps = rnd.nextInt(5) == 0 ? 0 : 3 * rnd.nextDouble();
+            MovePair pair = new MovePair(sampling, g, 0, 1, t);
+            MovePair.Sum rows = pair.hockeyStick(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+            MovePair.Sum generic = pair.regionSum(true, -eps, lr -> org.privacybounds.numeric.LogMath.log1mexp(eps + lr),
+                    SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+            String where = sampling + " " + Arrays.toString(g) + " T=" + t + " eps=" + eps;
+            if (generic.log() == Double.NEGATIVE_INFINITY) {
+                assertEquals(Double.NEGATIVE_INFINITY, rows.log(), where);
+                continue;
+            }
+            assertEquals(generic.log(), rows.log(), 1e-11 + 1e-14 * Math.abs(generic.log()), where);
+            assertTrue(rows.relativeTruncation() < 1e-10, where + ": " + rows.relativeTruncation());
+        }
+    }
 }

@@ -128,6 +128,20 @@ class SamplingHistogramMechanismTest {
         assertTrue(big.relativeErrorBound() < 1e-9);
     }
 
+    /**
+     * Three categories at n = 1e6 (0.2 % lost): one hockey-stick sum each way of a pair, against 50-digit sums over every
+     * unsampled count (ua, ub) of the 2,001 x 2,001 plane (mpmath: log-gamma row starts, exact ratio steps, exact rho).
+     */
+    @ParameterizedTest(name = "a = {0}, b = {1}, eps = {2}")
+    @CsvSource({"0, 1, 0.5, -27.3946674487988315287873392884", "1, 0, 0.5, -19.5283157357094010807657961403",
+            "1, 0, 2, -103.27331685589155314514185731", "0, 1, 2, -405.390340413616513762680593925"})
+    void threeCategoryHockeySticksAtOneMillionMatchFiftyDigitSums(int a, int b, double eps, String reference) {
+        double[] v = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 998_000).logHockeyStick(new long[] {400_000, 80_000, 520_000}, a, b, eps);
+        double err = Math.abs(Math.expm1(new BigDecimal(reference).subtract(new BigDecimal(v[0])).doubleValue()));
+        assertTrue(err <= v[1], "relative error " + err + " > stated " + v[1]);
+        assertTrue(err < 1e-13, "relative error " + err);
+    }
+
     /** mpmath, 50 digits: delta = 0.0046322109589243360567. */
     static final double REF_LOG10_1E6 = -2.3342116703059899003;
 

@@ -190,8 +190,8 @@ public final class SmoothedRunner {
     /**
      * Core-seconds of one side and eps: {@value #SIDE_SECONDS}, or what fits in {@code workSeconds} for every eps and both sides
      * (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
-     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 1.4 s
-     * each at the national n with eps 0.5: 20 to 30 minutes for four eps on 2 cores, measured).
+     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 71 ms
+     * each at the national n with eps 0.5).
      */
     static double sideSeconds(int epsilons, double workSeconds) {
         return Math.min(SIDE_SECONDS, 0.9 * workSeconds / (2.0 * epsilons));
@@ -203,10 +203,11 @@ public final class SmoothedRunner {
     }
 
     /**
-     * Core-seconds per term of a pair evaluation's hockey-stick sums: 130 ns measured on one idle core of this project's 2-core
-     * machine at n = 1e4 to 1e7 (180 to 200 ns with both cores busy), the same within a factor 1.5 for every eps.
+     * Core-seconds per term of a pair evaluation's hockey-stick sums: 13 to 20 ns measured on one idle core of this project's
+     * 2-core machine from n = 1e5 to the national n (rows summed in linear space), up to 50 ns at n = 1e4 where a row holds
+     * a few terms; taken as 20 ns.
      */
-    static final double SECONDS_PER_TERM = 130e-9;
+    static final double SECONDS_PER_TERM = 20e-9;
 
     /** Evaluations of a side and eps before its refinement: the vertices' or planes' means and their slopes. */
     private static final int SETUP_EVALUATIONS = 64;
@@ -217,13 +218,13 @@ public final class SmoothedRunner {
     /**
      * Core-seconds of one pair evaluation (four hockey-stick sums, two of them skipped at large n) with one eps. The sums run
      * over the sampled counts' bulk, whose width grows with the number of records not sampled, L = n - T: measured with eps
-     * 0.5 (the slowest; eps = 7 costs a hundredth) 0.08 ms at L = 20 (n = 1e4, 0.2 % lost), 1.4 ms at L = 200, 13 ms at
-     * L = 2,000, 97 ms at L = 20,000 and 1.44 s at L = 317,057 (the national n); 3.1 ms with 10 % lost at n = 5,000. With
-     * replacement the spread is taken as T (an overestimate).
+     * 0.5 (the slowest; eps = 7 costs a thirtieth to a hundredth) 0.044 ms at L = 20 (n = 1e4, 0.2 % lost), 0.29 ms at
+     * L = 200, 1.6 ms at L = 2,000, 7.0 ms at L = 20,000 and 71 ms at L = 317,057 (the national n); 0.55 ms with 10 % lost
+     * at n = 5,000. With replacement the spread is taken as T (an overestimate).
      */
     static double pairSeconds(long n, long sampleSize, Sampling sampling) {
         double spread = sampling == Sampling.WITHOUT_REPLACEMENT ? Math.min(sampleSize, n - sampleSize) : Math.min(sampleSize, n);
-        return 2e-5 + 1.3e-2 * Math.pow(Math.max(1, spread) / 2000.0, 0.93);
+        return 2e-5 + 1.6e-3 * Math.pow(Math.max(1, spread) / 2000.0, 0.75);
     }
 
     /** Pair evaluations of a batch on the executors. */
