@@ -121,6 +121,14 @@ public final class LogConcaveSum {
      * (both sum the same terms, up to the terms each leaves out).
      */
     public static Result sumMonotone(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double relTol) {
+        return sumMonotone(law, lo, hi, logF, rising, relTol, Long.MIN_VALUE);
+    }
+
+    /**
+     * {@link #sumMonotone(CountLaw, long, long, LongToDoubleFunction, boolean, double)} from a start found before
+     * ({@link #largestMonotoneTerm}); {@code Long.MIN_VALUE}: find it. Any start in the range gives a certified sum.
+     */
+    public static Result sumMonotone(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double relTol, long from) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
@@ -132,7 +140,7 @@ public final class LogConcaveSum {
             evaluations[0]++;
             return logF.applyAsDouble(k);
         };
-        long start = largestTerm(law, lo, hi, counted, rising);
+        long start = from == Long.MIN_VALUE ? largestTerm(law, lo, hi, counted, rising) : Math.max(lo, Math.min(hi, from));
         LogSumExp acc = new LogSumExp();
         double logP0 = law.logProbability(start);
         double logF0 = counted.applyAsDouble(start);
@@ -178,6 +186,44 @@ public final class LogConcaveSum {
     }
 
     private static final double LOG_SAFETY = Math.log(TAIL_SAFETY);
+
+    /**
+     * The k of the largest term {@code P(k) F(k)} that {@link #sumMonotone} would start from, found with a few dozen factor
+     * values; its term is a lower bound on the sum and a cheap estimate of it where the terms peak sharply. Needs a range
+     * that meets the law's support.
+     */
+    public static long largestMonotoneTerm(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising) {
+        return largestTerm(law, Math.max(lo, law.lower()), Math.min(hi, law.upper()), logF, rising);
+    }
+
+    /**
+     * Whether {@link #sumMonotone}'s sum (every term, not only those it would sum) is provably at most {@code exp(logTarget)},
+     * from its largest term and a {@linkplain #ladder ladder} each way: a few dozen factor values instead of the sum, where the
+     * sum lies far below the target (one of several sums of which only the largest matters). False where it cannot tell.
+     * {@code from}: the largest term's k found before ({@link #largestMonotoneTerm}), or {@code Long.MIN_VALUE}.
+     */
+    public static boolean monotoneSumBelow(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double logTarget,
+            long from) {
+        lo = Math.max(lo, law.lower());
+        hi = Math.min(hi, law.upper());
+        if (lo > hi) {
+            return true;
+        }
+        long start = from == Long.MIN_VALUE ? largestTerm(law, lo, hi, logF, rising) : Math.max(lo, Math.min(hi, from));
+        double logF0 = logF.applyAsDouble(start);
+        double total = law.logProbability(start) + Math.min(0, logF0) + LOG_SAFETY;
+        double limit = logTarget - Math.log(3);
+        if (total > limit) {
+            return false;
+        }
+        for (int dir = -1; dir <= 1; dir += 2) {
+            long end = dir < 0 ? lo : hi;
+            if (start != end) {
+                total = LogMath.logAdd(total, ladder(law, start, dir, end, logF, rising == (dir < 0), logF0, limit, 0));
+            }
+        }
+        return total <= logTarget;
+    }
 
     /** Whether every value beyond k in direction dir lies on the far side of the law's mode (the law falls that way). */
     private static boolean awayFromMode(CountLaw law, long k, int dir) {

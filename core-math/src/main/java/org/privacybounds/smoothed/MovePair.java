@@ -261,7 +261,12 @@ final class MovePair {
             }, relTol);
             return new Sum(r.logSum(), r.relativeTruncation(), r.terms());
         }
-        return rowSums(region, eps, relTol);
+        return rowSums(region, eps, relTol, null);
+    }
+
+    /** {@link #hockeyStick(Region, double, double)} from its largest row found before ({@link #peak}; null: find it). */
+    Sum hockeyStick(Region region, double eps, double relTol, Peak peak) {
+        return rest == 0 ? hockeyStick(region, eps, relTol) : rowSums(region, eps, relTol, peak);
     }
 
     /**
@@ -280,15 +285,73 @@ final class MovePair {
      * relative error (it matters where the sum is made of terms just inside the region's edge, where the factor is
      * tiny).
      */
-    private Sum rowSums(Region region, double eps, double relTol) {
+    private Sum rowSums(Region region, double eps, double relTol, Peak peak) {
         if (region.from() > region.to()) {
             return Sum.ZERO;
         }
-        double expEps = Math.exp(eps);
-        double[] innerTrunc = {0};
-        long[] innerTerms = {0};
-        LogSumExp rounding = new LogSumExp();
-        LongToDoubleFunction row = ka -> {
+        Rows rows = new Rows(eps, relTol);
+        LogConcaveSum.Result r = LogConcaveSum.sumMonotone(outer, region.from(), region.to(), rows::log, true, relTol,
+                peak == null ? Long.MIN_VALUE : peak.row());
+        double rel = (1 + r.relativeTruncation()) * (1 + rows.truncation) - 1;
+        if (r.logSum() > Double.NEGATIVE_INFINITY) {
+            rel += Math.exp(rows.rounding.log() - r.logSum());
+        }
+        return new Sum(r.logSum(), rel, r.terms() + rows.terms);
+    }
+
+    /**
+     * The hockey-stick sum's largest row where the rows are many (three or more categories, a region of at least
+     * {@value #MANY_ROWS} rows), else null: the row {@code k_a}, ln of its term (a lower bound on the sum and a cheap estimate
+     * of it), and the terms summed to find it. Found once and handed to {@link #hockeyStick(Region, double, double, Peak)} and
+     * {@link #hockeyStickBelow}.
+     */
+    record Peak(long row, double logTerm, long terms) {
+    }
+
+    Peak peak(Region region, double eps) {
+        if (rest == 0 || region.to() - region.from() < MANY_ROWS) {
+            return null;
+        }
+        Rows rows = new Rows(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+        long row = LogConcaveSum.largestMonotoneTerm(outer, region.from(), region.to(), rows::log, true);
+        return new Peak(row, outer.logProbability(row) + rows.log(row), rows.terms);
+    }
+
+    /** Regions of at least this many rows are worth a {@link #peak} before their sum. */
+    static final long MANY_ROWS = 256;
+
+    /**
+     * Whether the hockey-stick sum over the region is provably at most {@code exp(logTarget)} from a few dozen of its rows
+     * ({@link LogConcaveSum#monotoneSumBelow}), so that it cannot be the largest of a histogram's sums: {1 if so, else 0;
+     * terms summed}. Only where the rows are many (a peak was found); the rows' values are accurate to far better than the
+     * 1e-6 relative margin the callers leave below the target.
+     */
+    long[] hockeyStickBelow(Region region, double eps, double logTarget, Peak peak) {
+        if (peak == null) {
+            return new long[] {0, 0};
+        }
+        Rows rows = new Rows(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
+        boolean below = LogConcaveSum.monotoneSumBelow(outer, region.from(), region.to(), rows::log, true, logTarget, peak.row());
+        return new long[] {below ? 1 : 0, rows.terms};
+    }
+
+    /** The rows of {@link #rowSums}: each row's ln F(k_a), with the truncation, terms and rounding of the rows evaluated. */
+    private final class Rows {
+        final double eps;
+        final double expEps;
+        final double relTol;
+        double truncation;
+        long terms;
+        /** ln of the sum over the rows evaluated of P(k_a) times the row's law mass times its factor's rounding bound. */
+        final LogSumExp rounding = new LogSumExp();
+
+        Rows(double eps, double relTol) {
+            this.eps = eps;
+            this.expEps = Math.exp(eps);
+            this.relTol = relTol;
+        }
+
+        double log(long ka) {
             long bLo = kbMin(ka);
             long bHi = kbMax(ka);
             if (bLo > bHi) {
@@ -299,19 +362,13 @@ final class MovePair {
                 return Double.NEGATIVE_INFINITY;
             }
             LogConcaveSum.Result in = LogConcaveSum.sumLinear(inner(ka), bLo, edge, rowFactor(ka, eps, expEps), relTol);
-            innerTrunc[0] = Math.max(innerTrunc[0], in.relativeTruncation());
-            innerTerms[0] += in.terms();
+            truncation = Math.max(truncation, in.relativeTruncation());
+            terms += in.terms();
             if (in.logMass() > Double.NEGATIVE_INFINITY) {
                 rounding.add(outer.logProbability(ka) + in.logMass() + Math.log(rowFactorError(ka, edge, eps)));
             }
             return in.logSum();
-        };
-        LogConcaveSum.Result r = LogConcaveSum.sumMonotone(outer, region.from(), region.to(), row, true, relTol);
-        double rel = (1 + r.relativeTruncation()) * (1 + innerTrunc[0]) - 1;
-        if (r.logSum() > Double.NEGATIVE_INFINITY) {
-            rel += Math.exp(rounding.log() - r.logSum());
         }
-        return new Sum(r.logSum(), rel, r.terms() + innerTerms[0]);
     }
 
     /**

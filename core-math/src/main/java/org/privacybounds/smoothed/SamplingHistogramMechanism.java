@@ -135,8 +135,10 @@ public final class SamplingHistogramMechanism implements Serializable {
      * directions, with the neighbour that attains it.
      *
      * <p>Each (neighbour, direction) sum is first bounded by the mass of its region ({@link MovePair#logMassBound}, one
-     * log-pmf value); the sums are evaluated from the largest bound down, and a sum whose bound lies below the largest
-     * value found (by a margin of 1e-6 relative, far above the bound's rounding) is skipped: it cannot be the maximum.
+     * log-pmf value) and, where its rows are many, estimated by its largest row ({@link MovePair#peak}); the sums
+     * are evaluated from the largest estimate (else bound) down, and a sum whose bound lies below the largest value found
+     * (by a margin of 1e-6 relative, far above the bound's rounding), or that a few of its rows show to lie below it
+     * ({@link MovePair#hockeyStickBelow}), is skipped: it cannot be the maximum.
      * The result is the maximum of all the sums, as if every one were evaluated; the worst neighbour reported is the first
      * in the order (a, b, direction) within 1e-12 of it (exact ties do not depend on rounding). At large n two of the four
      * sums of a two-category histogram lie hundreds of nats below the others and cost one log-pmf value instead of a sum.
@@ -232,12 +234,19 @@ public final class SamplingHistogramMechanism implements Serializable {
         MovePair.Region[] regions = new MovePair.Region[count];
         double[] bounds = new double[count];
         int[] order = new int[count];
+        double[] keys = new double[count];
+        MovePair.Peak[] peaks = new MovePair.Peak[count];
+        long terms = 0;
         for (int i = 0; i < count; i++) {
             regions[i] = pairs.get(i).hockeyRegion(eps);
             bounds[i] = pairs.get(i).logMassBound(regions[i]);
-            // insertion by decreasing bound (a handful of pairs: no boxed sort per call), ties in index order
+            // where the rows are many, the largest row estimates the sum far better than the mass bound
+            peaks[i] = bounds[i] == Double.NEGATIVE_INFINITY ? null : pairs.get(i).peak(regions[i], eps);
+            keys[i] = peaks[i] == null ? bounds[i] : peaks[i].logTerm();
+            terms += peaks[i] == null ? 0 : peaks[i].terms();
+            // insertion by decreasing key (a handful of pairs: no boxed sort per call), ties in index order
             int j = i;
-            while (j > 0 && bounds[order[j - 1]] < bounds[i]) {
+            while (j > 0 && keys[order[j - 1]] < keys[i]) {
                 order[j] = order[j - 1];
                 j--;
             }
@@ -245,14 +254,20 @@ public final class SamplingHistogramMechanism implements Serializable {
         }
         double best = Double.NEGATIVE_INFINITY;
         double bestErr = 0;
-        long terms = 0;
         double[] values = new double[count];
         Arrays.fill(values, Double.NEGATIVE_INFINITY);
         for (int i : order) {
             if (bounds[i] < best - SKIP_MARGIN) {
                 continue;
             }
-            MovePair.Sum s = pairs.get(i).hockeyStick(regions[i], eps, RELATIVE_TOLERANCE);
+            if (best > Double.NEGATIVE_INFINITY && peaks[i] != null) {
+                long[] below = pairs.get(i).hockeyStickBelow(regions[i], eps, best - SKIP_MARGIN, peaks[i]);
+                terms += below[1];
+                if (below[0] == 1) {
+                    continue;
+                }
+            }
+            MovePair.Sum s = pairs.get(i).hockeyStick(regions[i], eps, RELATIVE_TOLERANCE, peaks[i]);
             terms += s.terms();
             values[i] = s.log();
             if (s.log() > best) {

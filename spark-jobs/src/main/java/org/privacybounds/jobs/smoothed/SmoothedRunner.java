@@ -190,7 +190,7 @@ public final class SmoothedRunner {
     /**
      * Core-seconds of one side and eps: {@value #SIDE_SECONDS}, or what fits in {@code workSeconds} for every eps and both sides
      * (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
-     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 71 ms
+     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
     static double sideSeconds(int epsilons, double workSeconds) {
@@ -216,15 +216,15 @@ public final class SmoothedRunner {
     static final double SIDE_SECONDS = 20;
 
     /**
-     * Core-seconds of one pair evaluation (four hockey-stick sums, two of them skipped at large n) with one eps. The sums run
-     * over the sampled counts' bulk, whose width grows with the number of records not sampled, L = n - T: measured with eps
-     * 0.5 (the slowest; eps = 7 costs a thirtieth to a hundredth) 0.044 ms at L = 20 (n = 1e4, 0.2 % lost), 0.29 ms at
-     * L = 200, 1.6 ms at L = 2,000, 7.0 ms at L = 20,000 and 71 ms at L = 317,057 (the national n); 0.55 ms with 10 % lost
-     * at n = 5,000. With replacement the spread is taken as T (an overestimate).
+     * Core-seconds of one pair evaluation (four hockey-stick sums, those that a few of their rows show to lie below the
+     * largest skipped) with one eps. The sums run over the sampled counts' bulk, whose width grows with the number of records
+     * not sampled, L = n - T: measured with eps 0.5 (the slowest; eps = 7 costs a fifth to a hundredth) 0.044 ms at L = 20
+     * (n = 1e4, 0.2 % lost), 0.28 ms at L = 200, 0.81 ms at L = 2,000, 3.3 ms at L = 20,000 and 17 ms at L = 317,057 (the
+     * national n); 0.27 ms with 10 % lost at n = 5,000. With replacement the spread is taken as T (an overestimate).
      */
     static double pairSeconds(long n, long sampleSize, Sampling sampling) {
         double spread = sampling == Sampling.WITHOUT_REPLACEMENT ? Math.min(sampleSize, n - sampleSize) : Math.min(sampleSize, n);
-        return 2e-5 + 1.6e-3 * Math.pow(Math.max(1, spread) / 2000.0, 0.75);
+        return 4e-5 + 8e-4 * Math.pow(Math.max(1, spread) / 2000.0, 0.6);
     }
 
     /** Pair evaluations of a batch on the executors. */
