@@ -213,7 +213,7 @@ public final class SmoothedRunner {
     private static final int SETUP_EVALUATIONS = 64;
 
     /** Core-seconds of pair evaluations per eps and side of the bounds. */
-    static final double SIDE_SECONDS = 20;
+    static final double SIDE_SECONDS = 40;
 
     /**
      * Core-seconds of one pair evaluation (four hockey-stick sums, those that a few of their rows show to lie below the
