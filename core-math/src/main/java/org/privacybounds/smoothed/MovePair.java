@@ -386,9 +386,9 @@ final class MovePair {
 
     /**
      * An absolute bound on the rounding of {@link #rowFactor} in the row k_a up to k_b = edge. Without replacement
-     * {@code e^eps rho < 1} is a product and quotient of five numbers each within half an ulp (e^eps and the counts'
-     * ratio rounded once each, the counts themselves exact below 2^53 and rounded once beyond): within 6 ulps relative,
-     * so the factor is within 6 x 2^-53 plus half an ulp for the subtraction; 1e-15 covers it. With replacement eps +
+     * {@code e^eps rho < 1} is e^eps (within one ulp, Math.exp) times four more operations each rounded once (the counts
+     * themselves exact below 2^53): within 6 x 2^-53 relative, so the factor is within that plus 2^-53 for the
+     * subtraction, 7.8e-16; 1e-15 covers it. With replacement eps +
      * log rho is off by a few ulps of the largest of its parts (eps, k_a |ln(1 - 1/g_a)|, k_b ln(1 + 1/g_b)), and expm1 by
      * one more: 8 ulps of their sum, plus 1e-15.
      */
