@@ -82,6 +82,46 @@ class LogConcaveSumTest {
     }
 
     @Test
+    void monotoneSumBelowNeverClaimsWhatIsFalseAndTellsFarTargets() {
+        // the sum's largest term and a ladder each way: "below" must be true of every term summed, and must be found where the
+        // target is 20 nats above the sum (its use: sums hundreds of nats below the largest of a histogram's sums; the ladder's
+        // stretches double, so it is loose by a few nats where the terms are broad)
+        SplittableRandom rnd = new SplittableRandom(7);
+        int told = 0;
+        int cases = 0;
+        for (int c = 0; c < 200; c++) {
+            long trials = 100 + rnd.nextLong(200_000);
+            CountLaw law = CountLaw.binomial(trials, 1 + rnd.nextLong(9), 10);
+            double sd = Math.sqrt(trials * 0.25);
+            long edge = Math.round(law.mode() + (rnd.nextDouble() * 80 - 40) * sd);
+            boolean rising = rnd.nextBoolean();
+            double slope = Math.pow(10, -3 + 3 * rnd.nextDouble());
+            LongToDoubleFunction logF = k -> {
+                double below = rising ? edge - k : k - edge;
+                return below <= 0 ? 0 : -slope * below;
+            };
+            double exact = everyTerm(law, law.lower(), law.upper(), logF);
+            if (exact == Double.NEGATIVE_INFINITY) {
+                continue;
+            }
+            cases++;
+            double rounding = 1e-12 + 16 * Math.ulp(Math.abs(exact));
+            for (double margin : new double[] {-1e-3, 1e-6, 0.5, 5, 20}) {
+                boolean below = LogConcaveSum.monotoneSumBelow(law, law.lower(), law.upper(), logF, rising, exact + margin, Long.MIN_VALUE);
+                if (margin < 0) {
+                    assertTrue(!below, "case " + c + ": claimed below a target under the sum");
+                } else if (below) {
+                    assertTrue(exact <= exact + margin + rounding, "case " + c);
+                }
+                if (margin == 20 && below) {
+                    told++;
+                }
+            }
+        }
+        assertTrue(told >= 0.9 * cases, "told " + told + " of " + cases);
+    }
+
+    @Test
     void aFactorDeepInATailCostsTheTermsThatMatterNotTheLaw() {
         // Binomial(1e6, 1/2) (sd 500), factor exp(-(2e4 - k)) below k = 2e4 + mode: the terms peak 40 sd out. sum walks every
         // value from the mode out to there; sumMonotone starts at the peak.
