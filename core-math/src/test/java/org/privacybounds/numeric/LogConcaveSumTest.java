@@ -105,17 +105,14 @@ class LogConcaveSumTest {
                 continue;
             }
             cases++;
+            // below a target under the sum (beyond the log-pmfs' rounding): never
             double rounding = 1e-12 + 16 * Math.ulp(Math.abs(exact));
-            for (double margin : new double[] {-1e-3, 1e-6, 0.5, 5, 20}) {
-                boolean below = LogConcaveSum.monotoneSumBelow(law, law.lower(), law.upper(), logF, rising, exact + margin, Long.MIN_VALUE);
-                if (margin < 0) {
-                    assertTrue(!below, "case " + c + ": claimed below a target under the sum");
-                } else if (below) {
-                    assertTrue(exact <= exact + margin + rounding, "case " + c);
-                }
-                if (margin == 20 && below) {
-                    told++;
-                }
+            for (double margin : new double[] {1e-3, 1e-6}) {
+                boolean below = LogConcaveSum.monotoneSumBelow(law, law.lower(), law.upper(), logF, rising, exact - margin - rounding, Long.MIN_VALUE);
+                assertTrue(!below, "case " + c + ": claimed below a target " + margin + " under the sum");
+            }
+            if (LogConcaveSum.monotoneSumBelow(law, law.lower(), law.upper(), logF, rising, exact + 20, Long.MIN_VALUE)) {
+                told++;
             }
         }
         assertTrue(told >= 0.9 * cases, "told " + told + " of " + cases);
