@@ -159,8 +159,8 @@ public final class LogConcaveSum {
                 }
                 double limit = logTol + acc.log();
                 double logQ = dir > 0 ? law.logRatioUp(k) : -law.logRatioUp(k - 1);
-                double beyond = awayFromMode(law, k, dir) && logQ < -1e-12
-                        ? logPk + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
+                // log-concave: past a ratio q < 1 every further ratio is at most q, so the law beyond is at most P(k) q / (1 - q)
+                double beyond = logQ < -1e-12 ? logPk + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
                 double rest = (falling ? Math.min(0, logFk) : 0) + beyond;
                 if (rest <= limit) {
                     skipped = LogMath.logAdd(skipped, rest);
@@ -225,11 +225,6 @@ public final class LogConcaveSum {
         return total <= logTarget;
     }
 
-    /** Whether every value beyond k in direction dir lies on the far side of the law's mode (the law falls that way). */
-    private static boolean awayFromMode(CountLaw law, long k, int dir) {
-        return dir > 0 ? k >= law.mode() : k <= law.mode();
-    }
-
     /**
      * The start of {@link #sumMonotone}: the k of the largest {@code P(k) F(k)} if that is unimodal, else some k. Gallops from
      * the law's mode (clamped into the range) in the direction in which the factor grows while the terms grow, then
@@ -287,7 +282,7 @@ public final class LogConcaveSum {
      * distances growing twice each, the first a quarter of the steps walked so far. On each stretch between two
      * checkpoints the factor is at most its value at the stretch's end where it grows this way, at its start where it
      * falls (monotone); the law's mass is at most the stretch's length times its largest probability (at the mode clamped
-     * into the stretch), or {@code P(c) q / (1 - q)} for everything beyond c where c lies past the mode. The ladder ends at
+     * into the stretch), or {@code P(c) q / (1 - q)} for everything beyond c where the law's ratio q there is below 1. The ladder ends at
      * the range's end, or where everything beyond the checkpoint (that mass times the factor's bound there, the mass at
      * most 1) is below half the limit. Returns ln of the bound, {@code +Infinity} where it exceeds the limit.
      */
@@ -299,8 +294,7 @@ public final class LogConcaveSum {
         long len = Math.max(4, steps / 4);
         for (int rung = 0; rung < 62; rung++) {
             double logQ = c == end ? 0 : dir > 0 ? law.logRatioUp(c) : -law.logRatioUp(c - 1);
-            double tail = awayFromMode(law, c, dir) && logQ < -1e-12
-                    ? law.logProbability(c) + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
+            double tail = logQ < -1e-12 ? law.logProbability(c) + logQ - LogMath.log1mexp(logQ) + LOG_SAFETY : 0;
             double terminal = (falling ? logFc : 0) + tail;
             if (c == end || terminal <= limit - Math.log(2)) {
                 return c == end ? total : LogMath.logAdd(total, terminal);
