@@ -205,9 +205,10 @@ public final class SmoothedRunner {
     /**
      * Core-seconds per term of a pair evaluation's hockey-stick sums: 13 to 20 ns measured on one idle core of this project's
      * 2-core machine from n = 1e5 to the national n (rows summed in linear space), up to 50 ns at n = 1e4 where a row holds
-     * a few terms; taken as 20 ns.
+     * a few terms; with both cores busy the command's own run at the national n took 7.1 core-minutes (6.6 without the JVM's
+     * and Spark's start) for an estimate of 5.5 at 20 ns: taken as 25 ns.
      */
-    static final double SECONDS_PER_TERM = 20e-9;
+    static final double SECONDS_PER_TERM = 25e-9;
 
     /** Evaluations of a side and eps before its refinement: the vertices' or planes' means and their slopes. */
     private static final int SETUP_EVALUATIONS = 64;
