@@ -14,6 +14,9 @@ import java.util.List;
  * from two evaluations one sigma below the mean), 4 to 24 cells per side as the budget allows, and are split in four where
  * probability times the spread of the pair's values over the cell (its lower corner gives the largest value) is largest
  * ({@link PlaneCells}, whose cell probabilities are lowered for their binomial CDFs' rounding).
+ *
+ * <p>Where a vertex has a category of share 0, that vertex's value is the DP delta exactly ({@link #zeroShare}), reported with
+ * no cells.
  */
 final class VertexLowerBound {
     private VertexLowerBound() {
@@ -26,6 +29,10 @@ final class VertexLowerBound {
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options) {
         long n = pair.n();
         int m = vertices.categories();
+        int[] zero = zeroShare(vertices);
+        if (zero != null) {
+            return new Result(pair.mechanism().logDpDelta(n), zero[0], new int[] {zero[1], zero[2]}, 0, 0);
+        }
         // the vertex and pair with the largest divergence at the vertex's mean histogram
         List<long[]> points = new ArrayList<>();
         List<int[]> which = new ArrayList<>();
@@ -65,6 +72,27 @@ final class VertexLowerBound {
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
         double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0]);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations);
+    }
+
+    /**
+     * {vertex, a, b} of the first vertex with a category a of share 0 (b another category of positive share), else null. Every
+     * record on that vertex gives histograms with h_a = 0, and delta(h) is then the DP delta exactly: the neighbour with one
+     * record moved from b into a releases k_a = 1 whenever that record is sampled (probability T/n, or 1 - (1 - 1/n)^T with
+     * replacement), which h never does, and no hockey-stick divergence exceeds that. So that assignment's value is the DP delta,
+     * delta_SDP's largest possible value.
+     */
+    static int[] zeroShare(DistributionSet vertices) {
+        for (int v = 0; v < vertices.size(); v++) {
+            double[] p = vertices.get(v);
+            for (int a = 0; a < p.length; a++) {
+                for (int b = 0; b < p.length && p[a] <= 0; b++) {
+                    if (p[b] > 0) {
+                        return new int[] {v, a, b};
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /**

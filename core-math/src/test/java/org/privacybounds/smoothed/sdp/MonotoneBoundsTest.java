@@ -132,13 +132,34 @@ class MonotoneBoundsTest {
     }
 
     @Test
-    void aZeroShareLetsTheUpperBoundReachTheWorstCase() {
-        // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is T/n
-        DistributionSet set = set(new double[][] {{0.5, 0.5, 0.0}, {0.2, 0.2, 0.6}});
-        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 900);
-        PairDivergence pair = new PairDivergence(mech, 1000);
-        MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
-        assertEquals(Math.log(0.9), b[0].logUpper(), 1e-12);
+    void aZeroShareMakesDeltaSdpTheDpDeltaOnBothSides() {
+        // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is the DP delta (T/n without
+        // replacement, 1 - (1 - 1/n)^T with), so delta_SDP is that on both sides, at any n
+        for (Sampling sampling : Sampling.values()) {
+            for (int n : new int[] {1_000, 1_000_000}) {
+                int t = n / 10 * 9;
+                DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.5, 0.5, 0.0}, {0.2, 0.2, 0.6}});
+                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, t);
+                PairDivergence pair = new PairDivergence(mech, n);
+                MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, new double[] {1, 4}, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(),
+                        x -> { });
+                double dp = sampling == Sampling.WITHOUT_REPLACEMENT ? Math.log(0.9) : Math.log(-Math.expm1(t * Math.log1p(-1.0 / n)));
+                for (MonotoneBounds.Bounds x : b) {
+                    assertEquals(dp, x.logUpper(), 1e-12);
+                    assertEquals(dp, x.logLower(), 1e-12);
+                    assertEquals(1, x.lowerVertex());
+                    assertEquals(2, x.lowerPair()[0]);
+                }
+                // the mechanism itself: histograms with h_3 = 0 have delta equal to the DP delta
+                if (n == 1_000) {
+                    for (int h1 : new int[] {1, 300, 500, 999}) {
+                        ProfileValue[] p = mech.profiles(new int[] {h1, n - h1, 0}, new double[] {1, 4}, new boolean[] {true, true});
+                        assertEquals(dp, p[0].logDelta(), 1e-12);
+                        assertEquals(dp, p[1].logDelta(), 1e-12);
+                    }
+                }
+            }
+        }
     }
 
     /**

@@ -152,6 +152,16 @@ public final class SmoothedRunner {
             pure[x.lowerVertex()] = n;
             long[] shown = upperSet == lowerSet ? pure : new long[upperSet.size()];
             double gap = x.logLower() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.expm1(x.logUpper() - x.logLower());
+            if (x.lowerCells() == 0 && x.logLower() > Double.NEGATIVE_INFINITY) {
+                // a vertex with a category of share 0: its value, and so delta_SDP, is the DP delta, exactly
+                String how = String.format(Locale.ROOT, "exact: every record on vertex %d (%s), whose category %d has share 0, gives only"
+                        + " histograms with h_%d = 0; their neighbour with one record moved into category %d releases it whenever that"
+                        + " record is sampled, which they never do, so delta(h) is the DP delta (the largest any histogram has) for each",
+                        x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerPair()[0] + 1, x.lowerPair()[0] + 1, x.lowerPair()[0] + 1);
+                upper.add(new SmoothedValue(x.epsilon(), x.logLower(), shown, 0, how, 1, 0));
+                lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, how, 1, 0));
+                continue;
+            }
             upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
                             + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"

@@ -68,6 +68,22 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(sweep.json().get("rows").get(0).get("log10LowerDelta").asDouble(), Double.parseDouble(csv.get(1).substring(csv.get(1).lastIndexOf(',') + 1)), 0);
     }
 
+    @Test
+    void aZeroShareBeyondExactReachIsTheDpDeltaOnBothSides() {
+        // the second vertex has no records of category 3: all records there give h_3 = 0, where delta is the DP delta, T/n
+        Run r = run("smoothed", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.4,0;0.1,0.1,0.8",
+                "--max-work", "6", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        for (int i = 0; i < 2; i++) {
+            JsonNode b = r.json().get("results").get(i);
+            assertEquals(Math.log10(100 / 120.0), b.get("log10Delta").asDouble(), 1e-12);
+            assertEquals(Math.log10(100 / 120.0), b.get("log10LowerDelta").asDouble(), 1e-12);
+            assertEquals(0, b.get("log10Gap").asDouble(), 0);
+            assertEquals("[0,120,0]", b.get("lowerArgmaxAssignment").toString());
+            assertTrue(b.get("method").asText().contains("(exact: every record on vertex 2 (pi2), whose category 3 has share 0"), b.get("method").asText());
+        }
+    }
+
     private static String[] append(String[] a, String... more) {
         String[] out = Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
