@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
@@ -17,7 +18,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
 /**
  * The monotone bounds for three and more categories: the monotonicity they rest on, exhaustively at small n; the two sides
- * around delta_SDP computed over every assignment; and, at n in the hundreds, the upper side above the exact value of
+ * around delta_SDP computed over every assignment; and, at n = 400 and 2,000, the upper side above the exact value of
  * random assignments and the lower side below the exact value of its own assignment.
  */
 class MonotoneBoundsTest {
@@ -312,6 +313,156 @@ class MonotoneBoundsTest {
             assertTrue(bound <= Math.max(exactMin, exactMax) + Math.log(1 + 2.0 * (nMax - nMin + 1)) + 1e-6 || hi - lo < 2,
                     "p=" + p + " [" + lo + ", " + hi + "] N in [" + nMin + ", " + nMax + "]: " + bound + " vs " + Math.max(exactMin, exactMax));
         }
+    }
+
+    /**
+     * At n = 2,000 (1 % lost): random assignments of the three vertices and assignments next to the vertices; the law of
+     * (H_1, H_2) of each, the multinomial of its largest block in closed form and then its other records one by one over a window
+     * of 9 standard deviations that moves with the partial sums (mass leaving it is dropped, so each value is at most the
+     * exact one); delta of every histogram where the law is above 1e-9 of its peak, from the mechanism itself (every directed move,
+     * not the pair reduction the bounds rest on). The upper bound must lie above every assignment's value, the lower below its
+     * own assignment's value with the mass left out at T/n, and both within the gap they report of the best value found.
+     */
+    @Test
+    void atTwoThousandRecordsTheBoundsBracketRandomAssignments() {
+        int n = 2_000;
+        double[][] v = {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}};
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
+        double[] eps = {0.5, 2};
+        PairDivergence pair = new PairDivergence(mech, n);
+        MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set(v), eps, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 4_000,
+                Double.POSITIVE_INFINITY), x -> { });
+        List<int[]> assignments = new ArrayList<>(List.of(new int[] {n, 0, 0}, new int[] {0, n, 0}, new int[] {0, 0, n},
+                new int[] {0, 40, n - 40}, new int[] {25, 0, n - 25}));
+        SplittableRandom r = new SplittableRandom(11);
+        for (int t = 0; t < 2; t++) {
+            int n1 = r.nextInt(n + 1);
+            int n2 = r.nextInt(n - n1 + 1);
+            assignments.add(new int[] {n1, n2, n - n1 - n2});
+        }
+        // each law as its cells above 1e-9 of its peak: {i, j} packed as i * (n + 1) + j, and the probabilities
+        List<long[]> cells = new ArrayList<>();
+        List<double[]> probabilities = new ArrayList<>();
+        java.util.TreeSet<Long> needed = new java.util.TreeSet<>();
+        for (int[] assignment : assignments) {
+            double[][] law = windowedLaw(assignment, v, n);
+            double peak = Arrays.stream(law).flatMapToDouble(Arrays::stream).max().orElseThrow();
+            List<Long> at = new ArrayList<>();
+            List<Double> pr = new ArrayList<>();
+            for (int i = 0; i <= n; i++) {
+                for (int j = 0; i + j <= n; j++) {
+                    if (law[i][j] > 1e-9 * peak) {
+                        at.add((long) i * (n + 1) + j);
+                        pr.add(law[i][j]);
+                    }
+                }
+            }
+            needed.addAll(at);
+            cells.add(at.stream().mapToLong(Long::longValue).toArray());
+            probabilities.add(pr.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+        long[] points = needed.stream().mapToLong(Long::longValue).toArray();
+        double[][] deltas = java.util.stream.IntStream.range(0, points.length).parallel().mapToObj(k -> {
+            int i = (int) (points[k] / (n + 1));
+            int j = (int) (points[k] % (n + 1));
+            ProfileValue[] p = mech.profiles(new int[] {i, j, n - i - j}, eps, new boolean[] {true, true});
+            return new double[] {p[0].logDelta(), p[1].logDelta()};
+        }).toArray(double[][]::new);
+        double[][] best = new double[eps.length][];
+        for (int a = 0; a < assignments.size(); a++) {
+            long[] at = cells.get(a);
+            double[] pr = probabilities.get(a);
+            double summed = Arrays.stream(pr).sum();
+            assertTrue(summed > 1 - 1e-7, "the cells hold the law: " + summed);
+            for (int e = 0; e < eps.length; e++) {
+                LogSumExp sum = new LogSumExp();
+                for (int k = 0; k < at.length; k++) {
+                    sum.add(Math.log(pr[k]) + deltas[Arrays.binarySearch(points, at[k])][e]);
+                }
+                double value = sum.log(); // at most the assignment's value
+                double above = LogMath.logAdd(value, Math.log(1 - summed + 1e-12) + mech.logDpDelta(n)); // at least it
+                String what = Arrays.toString(assignments.get(a)) + " eps " + eps[e];
+                assertTrue(b[e].logUpper() >= value, what + ": upper " + b[e].logUpper() + " < " + value);
+                if (assignments.get(a)[b[e].lowerVertex()] == n) {
+                    assertTrue(b[e].logLower() <= above, what + ": lower " + b[e].logLower() + " > " + above);
+                }
+                if (best[e] == null || value > best[e][0]) {
+                    best[e] = new double[] {value, above};
+                }
+            }
+        }
+        for (int e = 0; e < eps.length; e++) {
+            // the best value found lies between the bounds, and they lie within the gap they report of it
+            double gap = b[e].logUpper() - b[e].logLower();
+            assertTrue(b[e].logLower() <= best[e][1] && best[e][0] <= b[e].logUpper(), "eps " + eps[e]);
+            assertTrue(gap < 0.05 && b[e].logUpper() - best[e][0] <= gap + 1e-9, "eps " + eps[e] + ": gap " + gap);
+        }
+    }
+
+    /**
+     * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over 9 standard deviations a
+     * count, then the other blocks' records one by one over a window of 9 standard deviations a count around the partial sum's
+     * mean. What leaves a window is dropped, so each value is at most the exact probability.
+     */
+    private static double[][] windowedLaw(int[] assignment, double[][] v, int n) {
+        double[][] cur = new double[n + 1][n + 1];
+        double[][] next = new double[n + 1][n + 1];
+        int big = 0;
+        for (int vi = 1; vi < assignment.length; vi++) {
+            big = assignment[vi] > assignment[big] ? vi : big;
+        }
+        int nb = assignment[big];
+        double[] pb = v[big];
+        double m1 = nb * pb[0];
+        double m2 = nb * pb[1];
+        double v1 = nb * pb[0] * (1 - pb[0]);
+        double v2 = nb * pb[1] * (1 - pb[1]);
+        int[] win = window(m1, v1, m2, v2, nb);
+        for (int i = win[0]; i <= win[1]; i++) {
+            for (int j = win[2]; j <= win[3] && i + j <= nb; j++) {
+                double lp = LogGamma.value(nb + 1.0) - LogGamma.value(i + 1.0) - LogGamma.value(j + 1.0) - LogGamma.value(nb - i - j + 1.0)
+                        + i * Math.log(pb[0]) + j * Math.log(pb[1]) + (nb - i - j) * Math.log(pb[2]);
+                cur[i][j] = Math.exp(lp);
+            }
+        }
+        int used = nb;
+        for (int vi = 0; vi < assignment.length; vi++) {
+            double[] p = v[vi];
+            for (int k = 0; vi != big && k < assignment[vi]; k++) {
+                used++;
+                m1 += p[0];
+                m2 += p[1];
+                v1 += p[0] * (1 - p[0]);
+                v2 += p[1] * (1 - p[1]);
+                int[] w = window(m1, v1, m2, v2, used);
+                for (int i = w[0]; i <= w[1]; i++) {
+                    for (int j = w[2]; j <= w[3] && i + j <= used; j++) {
+                        double x = cur[i][j] * p[2];
+                        if (i > 0) {
+                            x += cur[i - 1][j] * p[0];
+                        }
+                        if (j > 0) {
+                            x += cur[i][j - 1] * p[1];
+                        }
+                        next[i][j] = x;
+                    }
+                }
+                for (int i = win[0]; i <= win[1]; i++) {
+                    Arrays.fill(cur[i], win[2], win[3] + 1, 0);
+                }
+                double[][] swap = cur;
+                cur = next;
+                next = swap;
+                win = w;
+            }
+        }
+        return cur;
+    }
+
+    /** {i0, i1, j0, j1}: 9 standard deviations a count around the mean, within [0, used]. */
+    private static int[] window(double m1, double v1, double m2, double v2, int used) {
+        return new int[] {(int) Math.max(0, Math.floor(m1 - 9 * Math.sqrt(v1)) - 1), (int) Math.min(used, Math.ceil(m1 + 9 * Math.sqrt(v1)) + 1),
+            (int) Math.max(0, Math.floor(m2 - 9 * Math.sqrt(v2)) - 1), (int) Math.min(used, Math.ceil(m2 + 9 * Math.sqrt(v2)) + 1)};
     }
 
     /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
