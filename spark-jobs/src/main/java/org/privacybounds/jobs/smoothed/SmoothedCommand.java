@@ -34,13 +34,17 @@ import picocli.CommandLine.Option;
                 "expected delta_eps(x) over every assignment of the n records to the vertices of Pi, exact and certified,",
                 "with the maximising assignment. Two categories and two vertices at any n (stage 1, delta(h), runs on the",
                 "executors); other shapes (three or more categories, more vertices) evaluate every assignment on the executors, with",
-                "an estimate of the work first. When the hull of Pi has more than --max-vertices vertices, delta_SDP is bounded from",
-                "both sides (an enclosing simplex above, some of the hull's vertices below)."},
+                "an estimate of the work first, where that fits in --max-work; beyond it (three or more categories, n up to",
+                "2^31 - 1) certified bounds from both sides: delta above (every assignment at once), lowerDelta below (one",
+                "assignment's value) and the log10 gap between them. When the hull of Pi has more than --max-vertices vertices,",
+                "delta_SDP is bounded from both sides (an enclosing simplex above, some of the hull's vertices below)."},
         footer = {"", "Examples:",
                 "  scripts/privacy-bounds smoothed --n 100000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
                 "      --distributions-from-votes datasets/president_2020_biden_trump_57_jurisdictions_538.csv",
                 "  scripts/privacy-bounds smoothed --n 100 --sample-size 50 --epsilon 2 --distributions \"0.3,0.7;0.7,0.3\" --json",
-                "  scripts/privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\""})
+                "  scripts/privacy-bounds smoothed --n 12 --lost 2 --epsilon 1 --distributions \"0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1\"",
+                "  scripts/privacy-bounds smoothed --n 1000000 --eta 0.998 --epsilon 0.5,1,2,7 \\",
+                "      --distributions \"0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08\"   # three categories: bounds, about 3 minutes"})
 public final class SmoothedCommand extends BoundsCommand {
     @Option(names = "--n", required = true, paramLabel = "N", description = "Number of records (voters), 1 to 10,000,000,000 (10^10; "
             + "past 2,147,483,647 only for two categories and at most two vertices, the large-n method).")
