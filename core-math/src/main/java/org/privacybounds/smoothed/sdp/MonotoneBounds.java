@@ -112,8 +112,9 @@ public final class MonotoneBounds {
         PairSource timed = progressing(source, options, eps.length, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
-            Upper up = upper(pair, upperSet, eps[e], timed, options);
+            // the lower side first: the upper side stops refining where it could narrow the gap by at most 1 % more
             VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options);
+            Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower());
             double logUpper = Math.max(up.log, lo.logLower());
             out[e] = new Bounds(eps[e], logUpper, up.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lo.evaluations());
             progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g), %d pair evaluations, %.1f s", eps[e],
@@ -149,11 +150,12 @@ public final class MonotoneBounds {
         };
     }
 
-    /** The upper bound of one eps. */
+    /** The upper bound of one eps: ln of it, its cells and evaluations. */
     record Upper(double log, int cells, int evaluations) {
     }
 
-    static Upper upper(PairDivergence pair, DistributionSet vertices, double eps, PairSource source, Options options) {
+    /** The upper bound of one eps; {@code logLower}: the lower side's (-infinity if none), against which refinement stops. */
+    static Upper upper(PairDivergence pair, DistributionSet vertices, double eps, PairSource source, Options options, double logLower) {
         long n = pair.n();
         int m = vertices.categories();
         double logDp = pair.mechanism().logDpDelta(n);
@@ -197,7 +199,7 @@ public final class MonotoneBounds {
         }
         Options side = options.forTerms(atMean[best][2]);
         int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(side.maxEvaluations() / (8.0 * planes.size()))));
-        return new Upper(cells.run(side, tilt, perAxis, atMean[best][0]), cells.cellCount, cells.evaluations);
+        return new Upper(cells.run(side, tilt, perAxis, atMean[best][0], logLower), cells.cellCount, cells.evaluations);
     }
 
     /** The evaluations of a batch of (ha, hb) points. */

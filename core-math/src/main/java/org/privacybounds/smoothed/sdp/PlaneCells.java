@@ -104,6 +104,9 @@ final class PlaneCells {
      */
     static final double CELL_TERMS = 15_000;
 
+    /** Refinement stops where what it could still gain is below this share of the gap to the other side's bound. */
+    static final double GAP_SHARE = 0.01;
+
     PlaneCells(boolean upper, PairDivergence pair, double eps, MonotoneBounds.PairSource source, List<Plane> planes) {
         this.upper = upper;
         this.pair = pair;
@@ -120,8 +123,11 @@ final class PlaneCells {
      * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
      * evaluated (their corners), then split, in the order of what they can still change. {@code logScale}: about ln of the
      * bound (the pair at the mean), against which a plane of the upper side too unlikely to matter gets no ladder.
+     * {@code logOther}: ln of a bound from the other side for the same quantity (infinite if none); refinement stops where all
+     * it could still gain is below {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most that
+     * share; the bound is as certified either way).
      */
-    double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale) {
+    double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale, double logOther) {
         List<Cell> pending = new ArrayList<>();
         slopes = new double[planes.size()][];
         anchors = new long[planes.size()][];
@@ -196,6 +202,11 @@ final class PlaneCells {
                 gain.add(c.logGain());
             }
             if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
+                break;
+            }
+            double gap = upper ? (logOther >= total ? Double.NEGATIVE_INFINITY : total + LogMath.log1mexp(logOther - total))
+                    : (logOther <= total ? Double.NEGATIVE_INFINITY : logOther + LogMath.log1mexp(total - logOther));
+            if (logOther > Double.NEGATIVE_INFINITY && logOther < Double.POSITIVE_INFINITY && !(gain.log() >= gap + Math.log(GAP_SHARE))) {
                 break;
             }
             List<Cell> next = new ArrayList<>();

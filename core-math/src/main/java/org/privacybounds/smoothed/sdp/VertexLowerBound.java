@@ -70,7 +70,7 @@ final class VertexLowerBound {
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
-        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0]);
+        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], Double.POSITIVE_INFINITY);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations);
     }
 
