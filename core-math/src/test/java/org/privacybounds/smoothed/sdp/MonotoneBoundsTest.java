@@ -132,6 +132,30 @@ class MonotoneBoundsTest {
         }
     }
 
+    /**
+     * The upper side refined against a lower bound stops where all its cells could still gain is below 1 % of the gap: against
+     * a bound ten times below the value (n = 100,000, the hull of the benchmarks, 0.2 % lost) it stops with at most 80 % of the
+     * evaluations it takes alone (38 % at eps 0.5, 72 % at eps 2, measured), and ends within 2 % of that gap of where it ends
+     * alone (0.4 % and 0.1 %).
+     */
+    @Test
+    void theUpperSideStopsWhereItCouldNarrowTheGapByLittle() {
+        int n = 100_000;
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 99_800), n);
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 3_000, Double.POSITIVE_INFINITY);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        for (double eps : new double[] {0.5, 2}) {
+            MonotoneBounds.Upper alone = MonotoneBounds.upper(pair, set, eps, source, options, Double.NEGATIVE_INFINITY);
+            double lower = alone.log() - Math.log(10);
+            MonotoneBounds.Upper against = MonotoneBounds.upper(pair, set, eps, source, options, lower);
+            double gap = Math.exp(alone.log()) - Math.exp(lower);
+            assertTrue(against.evaluations() < 0.8 * alone.evaluations(), against.evaluations() + " vs " + alone.evaluations());
+            assertTrue(against.log() >= alone.log() - 1e-3, "stopping early cannot help much: " + against.log() + " vs " + alone.log());
+            assertTrue(Math.exp(against.log()) - Math.exp(alone.log()) <= 0.02 * gap, against.log() + " vs " + alone.log() + ", gap " + gap);
+        }
+    }
+
     @Test
     void aZeroShareMakesDeltaSdpTheDpDeltaOnBothSides() {
         // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is the DP delta (T/n without
