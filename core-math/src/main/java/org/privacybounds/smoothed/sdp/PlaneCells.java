@@ -203,7 +203,11 @@ final class PlaneCells {
         cells.addAll(complete(pending, false));
         // splits of a flat count cost no evaluation: the cells themselves are bounded too
         int maxCells = 8 * options.maxEvaluations() + 50_000;
-        while (evaluations < options.maxEvaluations() && cells.size() < maxCells && work < options.termsPerSide()) {
+        // the first round always runs: without it no cell of the lower side has a value (a budget spent on the cells'
+        // probabilities alone left the lower bound at 0)
+        boolean first = true;
+        while (evaluations < options.maxEvaluations() && cells.size() < maxCells && (first || work < options.termsPerSide())) {
+            first = false;
             double total = total(cells);
             LogSumExp gain = new LogSumExp();
             for (Cell c : cells) {

@@ -157,6 +157,22 @@ class MonotoneBoundsTest {
     }
 
     @Test
+    void theLeastBudgetStillGivesBothSidesAValue() {
+        // a budget of one term: the cells' probabilities alone exceed it, and each side still evaluates its first cells (the
+        // lower side had reported 0)
+        int n = 20_000;
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 19_960), n);
+        MonotoneBounds.Bounds tiny = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 20_000, 1),
+                x -> { })[0];
+        MonotoneBounds.Bounds fuller = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 2_000,
+                Double.POSITIVE_INFINITY), x -> { })[0];
+        assertTrue(tiny.logLower() > Double.NEGATIVE_INFINITY && tiny.logLower() <= fuller.logLower() + 1e-12, tiny + " vs " + fuller);
+        assertTrue(tiny.logLower() >= fuller.logLower() - 0.5, "within a factor 1.6: " + tiny.logLower() + " vs " + fuller.logLower());
+        assertTrue(tiny.logUpper() >= fuller.logUpper() - 1e-12 && tiny.evaluations() < fuller.evaluations(), tiny + " vs " + fuller);
+    }
+
+    @Test
     void aZeroShareMakesDeltaSdpTheDpDeltaOnBothSides() {
         // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is the DP delta (T/n without
         // replacement, 1 - (1 - 1/n)^T with), so delta_SDP is that on both sides, at any n
