@@ -70,6 +70,18 @@ public final class PiOptions {
         return maxVertices;
     }
 
+    @Option(names = "--refine-seconds", paramLabel = "S", defaultValue = "40",
+            description = "Three or more categories beyond --max-work: core-seconds of refinement per eps for each side of the certified bounds (default: ${DEFAULT-VALUE}); more narrows the gap where the cells leave it, not the hull (--max-work still caps the run).")
+    double refineSeconds;
+
+    /** Core-seconds of refinement per eps and side of the certified bounds (three or more categories), checked. */
+    public double refineSeconds() {
+        if (!(refineSeconds > 0) || refineSeconds > 1e7) {
+            throw new UserInputException("--refine-seconds", refineSeconds, "must be > 0 and at most 1e7 core-seconds");
+        }
+        return refineSeconds;
+    }
+
     @Option(names = "--precinct-points", paramLabel = "precinct|county", defaultValue = "precinct",
             description = "With --distributions-from-precincts: one distribution per precinct, or per county (its summed counts) (default: ${DEFAULT-VALUE}).")
     String precinctPoints;
@@ -153,6 +165,7 @@ public final class PiOptions {
         if (maxVertices < 1) {
             throw new UserInputException("--max-vertices", maxVertices, "must be >= 1");
         }
+        refineSeconds(); // checked with the other options, before any work
         int m = given.categories();
         if (symmetric || m <= 2) {
             return new Reduced(hull(given), null, null, -1);
@@ -286,6 +299,7 @@ public final class PiOptions {
         }
         p.put("symmetric", symmetric);
         p.put("maxVertices", maxVertices);
+        p.put("refineSeconds", refineSeconds);
     }
 
     /** {"method": .., "vertices": [[..]], "labels": [..]}. */

@@ -141,7 +141,7 @@ public final class SmoothedCommand extends BoundsCommand {
             return cost;
         }
         SmoothedRunner.checkBoundsN(n);
-        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), eps.length, common.maxWork);
+        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), eps.length, common.maxWork, pi.refineSeconds());
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time and %s of driver memory, more than"
                 + " --max-work or the heap allows; reporting certified bounds instead (estimated %s)%n", WorkLimit.duration(cost[0]),
                 WorkLimit.bytes(cost[1]), WorkLimit.duration(bounds[0]));
@@ -177,7 +177,7 @@ public final class SmoothedCommand extends BoundsCommand {
         Progress.phase(beyond ? "computing certified bounds" : "computing");
         if (beyond) {
             List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull,
-                    reduced.bounded() ? reduced.inner() : hull, eps, parts, progress, common.maxWork);
+                    reduced.bounded() ? reduced.inner() : hull, eps, parts, progress, common.maxWork, pi.refineSeconds());
             values = b.get(0);
             lower = b.get(1);
         } else {

@@ -132,16 +132,17 @@ public final class SmoothedRunner {
     /**
      * Three or more categories where every assignment is beyond reach: certified two-sided bounds ({@link MonotoneBounds}), the
      * upper bound from {@code upperSet}'s smallest shares (the hull or an enclosing simplex), the lower from every record on one
-     * of {@code lowerSet}'s vertices, refined within {@code workSeconds} core-seconds ({@link #sideSeconds}). Returns {upper
+     * of {@code lowerSet}'s vertices, each side refined for {@code refineSeconds} core-seconds per eps, less where the run would not
+     * fit in {@code workSeconds} ({@link #sideSeconds}). Returns {upper
      * values, lower values}. The pair evaluations of each batch run on the executors, or on the driver's {@code partitions}
      * threads when {@code spark} is null.
      */
     static List<List<SmoothedValue>> monotoneBounds(SparkSession spark, long n, long sampleSize, Sampling sampling, DistributionSet upperSet,
-            DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds) {
+            DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds, double refineSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
-                sideSeconds(eps.length, workSeconds) / SECONDS_PER_TERM);
+                sideSeconds(eps.length, workSeconds, refineSeconds) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -191,20 +192,21 @@ public final class SmoothedRunner {
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
      * before the refinement.
      */
-    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds) {
+    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds, double refineSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
-        double side = Math.min(maxEvaluations(n) * each, Math.max(sideSeconds(epsilons, workSeconds), 300 * each)) + SETUP_EVALUATIONS * each;
+        double side = Math.min(maxEvaluations(n) * each, Math.max(sideSeconds(epsilons, workSeconds, refineSeconds), 300 * each))
+                + SETUP_EVALUATIONS * each;
         return new double[] {epsilons * 2.0 * side, 300e6};
     }
 
     /**
-     * Core-seconds of one side and eps: {@value #SIDE_SECONDS}, or what fits in {@code workSeconds} for every eps and both sides
+     * Core-seconds of one side and eps: {@code refineSeconds} (--refine-seconds, 40 by default), or what fits in {@code workSeconds} for every eps and both sides
      * (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
      * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
-    static double sideSeconds(int epsilons, double workSeconds) {
-        return Math.min(SIDE_SECONDS, 0.9 * workSeconds / (2.0 * epsilons));
+    static double sideSeconds(int epsilons, double workSeconds, double refineSeconds) {
+        return Math.min(refineSeconds, 0.9 * workSeconds / (2.0 * epsilons));
     }
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
@@ -222,9 +224,6 @@ public final class SmoothedRunner {
 
     /** Evaluations of a side and eps before its refinement: the vertices' or planes' means and their slopes. */
     private static final int SETUP_EVALUATIONS = 64;
-
-    /** Core-seconds of pair evaluations per eps and side of the bounds. */
-    static final double SIDE_SECONDS = 40;
 
     /**
      * Core-seconds of one pair evaluation (four hockey-stick sums, those that a few of their rows show to lie below the

@@ -119,7 +119,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         for (int i = 0; i < ns.size(); i++) {
             if (bounds[i]) {
                 SmoothedRunner.checkBoundsN(ns.get(i));
-                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), eps.length, boundsWork);
+                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), eps.length, boundsWork, pi.refineSeconds());
             }
         }
         for (int i = 0; i < ns.size(); i++) {
@@ -212,7 +212,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         List<SmoothedValue> lower = null;
         Progress.phase("computing n = " + n + (bounded ? " (certified bounds)" : ""));
         if (bounded) {
-            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress, boundsWork);
+            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress, boundsWork, pi.refineSeconds());
             values = b.get(0);
             lower = b.get(1);
         } else {

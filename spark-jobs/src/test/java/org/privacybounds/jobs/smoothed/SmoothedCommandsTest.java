@@ -84,6 +84,22 @@ class SmoothedCommandsTest extends SparkTestSession {
         }
     }
 
+    @Test
+    void moreRefinementSecondsNarrowTheGap() {
+        // three categories at n = 20,000: certified bounds; a side's refinement budget is --refine-seconds per eps, echoed
+        String[] base = {"smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
+            "--json"};
+        Run brief = run(append(base, "--refine-seconds", "0.01"));
+        Run longer = run(append(base, "--refine-seconds", "0.5"));
+        assertEquals(0, brief.exitCode(), brief.err());
+        assertEquals(0, longer.exitCode(), longer.err());
+        assertEquals(0.01, brief.json().get("parameters").get("refineSeconds").asDouble(), 0);
+        JsonNode a = brief.json().get("results").get(0);
+        JsonNode b = longer.json().get("results").get(0);
+        assertTrue(b.get("log10Gap").asDouble() < a.get("log10Gap").asDouble(), a + " vs " + b);
+        assertTrue(b.get("log10Delta").asDouble() < a.get("log10Delta").asDouble(), a + " vs " + b);
+    }
+
     private static String[] append(String[] a, String... more) {
         String[] out = Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
@@ -296,8 +312,9 @@ class SmoothedCommandsTest extends SparkTestSession {
                 {"smoothed", "--n", "5000000000", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1"},
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-file", "/nonexistent.csv"},
                 {"smoothed-sweep", "--n", "100:-1:50", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
+                {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7", "--refine-seconds", "0"},
         };
-        String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n"};
+        String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n", "--refine-seconds"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.exitCode(), String.join(" ", cases[i]) + "\n" + r.err());
