@@ -76,6 +76,8 @@ public final class MonotoneBounds {
      *
      * @param lowerVertex the vertex every record of the lower bound's assignment is on (index into the vertices)
      * @param lowerPair   the pair of categories {a, b} of the lower bound
+     * @param lowerCells  the lower bound's cells; 0 with a finite lower bound where a vertex has a category of share 0, whose
+     *                    value (so delta_SDP) is then the DP delta exactly
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
             int lowerCells, int evaluations) {

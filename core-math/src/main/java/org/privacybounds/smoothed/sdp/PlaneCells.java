@@ -131,9 +131,9 @@ final class PlaneCells {
      * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
      * evaluated (their corners), then split, in the order of what they can still change. {@code logScale}: about ln of the
      * bound (the pair at the mean), against which a plane of the upper side too unlikely to matter gets no ladder.
-     * {@code logOther}: ln of a bound from the other side for the same quantity (infinite if none); refinement stops where all
-     * it could still gain is below {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most that
-     * share; the bound is as certified either way).
+     * {@code logOther}, on the upper side: ln of a lower bound for the same quantity (-infinity if none); refinement stops where
+     * all it could still gain is below {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most
+     * that share; the bound is as certified either way). The lower side ignores it.
      */
     double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale, double logOther) {
         List<Cell> pending = new ArrayList<>();
@@ -216,10 +216,12 @@ final class PlaneCells {
             if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
                 break;
             }
-            double gap = upper ? (logOther >= total ? Double.NEGATIVE_INFINITY : total + LogMath.log1mexp(logOther - total))
-                    : (logOther <= total ? Double.NEGATIVE_INFINITY : logOther + LogMath.log1mexp(total - logOther));
-            if (logOther > Double.NEGATIVE_INFINITY && logOther < Double.POSITIVE_INFINITY && !(gain.log() >= gap + Math.log(GAP_SHARE))) {
-                break;
+            if (upper && logOther > Double.NEGATIVE_INFINITY) {
+                // what the cells could still gain against the gap down to the lower side's bound (none left: stop)
+                double gap = logOther >= total ? Double.NEGATIVE_INFINITY : total + LogMath.log1mexp(logOther - total);
+                if (!(gain.log() >= gap + Math.log(GAP_SHARE))) {
+                    break;
+                }
             }
             List<Cell> next = new ArrayList<>();
             List<Cell> keep = new ArrayList<>();
@@ -381,7 +383,6 @@ final class PlaneCells {
         }
     }
 
-    /** The cells with their probabilities. */
     /**
      * The cells with their probabilities, those not yet known computed in parallel (on the fork-join pool the caller runs in;
      * each on its own, so the values do not depend on the split). Work: {@link #CELL_TERMS} a cell, and twice the terms its

@@ -22,7 +22,10 @@ final class VertexLowerBound {
     private VertexLowerBound() {
     }
 
-    /** ln of the lower bound, its vertex and pair, the cells and evaluations it took. */
+    /**
+     * ln of the lower bound, its vertex and pair, the cells and evaluations it took: no cells where a vertex has a category of
+     * share 0 ({@link #zeroShare}: the value is then the DP delta exactly) or where no pair can be evaluated (the bound -infinity).
+     */
     record Result(double logLower, int vertex, int[] pair, int cells, int evaluations) {
     }
 
@@ -70,7 +73,7 @@ final class VertexLowerBound {
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
-        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], Double.POSITIVE_INFINITY);
+        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], Double.NEGATIVE_INFINITY);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations);
     }
 

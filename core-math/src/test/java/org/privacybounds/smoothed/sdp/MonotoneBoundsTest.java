@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
@@ -383,7 +385,7 @@ class MonotoneBoundsTest {
         // each law as its cells above 1e-9 of its peak: {i, j} packed as i * (n + 1) + j, and the probabilities
         List<long[]> cells = new ArrayList<>();
         List<double[]> probabilities = new ArrayList<>();
-        java.util.TreeSet<Long> needed = new java.util.TreeSet<>();
+        TreeSet<Long> needed = new TreeSet<>();
         for (int[] assignment : assignments) {
             double[][] law = windowedLaw(assignment, v, n);
             double peak = Arrays.stream(law).flatMapToDouble(Arrays::stream).max().orElseThrow();
@@ -402,7 +404,7 @@ class MonotoneBoundsTest {
             probabilities.add(pr.stream().mapToDouble(Double::doubleValue).toArray());
         }
         long[] points = needed.stream().mapToLong(Long::longValue).toArray();
-        double[][] deltas = java.util.stream.IntStream.range(0, points.length).parallel().mapToObj(k -> {
+        double[][] deltas = IntStream.range(0, points.length).parallel().mapToObj(k -> {
             int i = (int) (points[k] / (n + 1));
             int j = (int) (points[k] % (n + 1));
             ProfileValue[] p = mech.profiles(new int[] {i, j, n - i - j}, eps, new boolean[] {true, true});
