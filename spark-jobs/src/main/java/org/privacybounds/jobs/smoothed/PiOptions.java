@@ -165,7 +165,6 @@ public final class PiOptions {
         if (maxVertices < 1) {
             throw new UserInputException("--max-vertices", maxVertices, "must be >= 1");
         }
-        refineSeconds(); // checked with the other options, before any work
         int m = given.categories();
         if (symmetric || m <= 2) {
             return new Reduced(hull(given), null, null, -1);

@@ -118,6 +118,7 @@ public final class SmoothedCommand extends BoundsCommand {
             throw new UserInputException("--compose", compose, "must be >= 1");
         }
         eps = Ranges.epsilons("--epsilon", epsilon);
+        pi.refineSeconds(); // checked before any input is read (precinct returns are read on Spark)
         t = mechanism.sampleSize(n);
         // read and checked before any work (precinct returns need Spark: read once it runs)
         given = pi.needsSpark() ? null : pi.read();

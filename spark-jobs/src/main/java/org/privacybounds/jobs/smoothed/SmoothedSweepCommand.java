@@ -82,6 +82,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     @Override
     protected void check() {
         ns = Ranges.longs("--n", nList);
+        pi.refineSeconds(); // checked before any input is read
         for (long v : ns) {
             if (v < 1 || v > SmoothedRunner.MAX_N) {
                 throw new UserInputException("--n", v, "every n must be in [1, " + SmoothedRunner.MAX_N + "] (10^10)");

@@ -313,8 +313,12 @@ class SmoothedCommandsTest extends SparkTestSession {
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-file", "/nonexistent.csv"},
                 {"smoothed-sweep", "--n", "100:-1:50", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7"},
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7", "--refine-seconds", "0"},
+                {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-from-precincts", "/nonexistent-folder",
+                    "--refine-seconds", "NaN"},
+                {"smoothed-sweep", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7", "--refine-seconds", "1e9"},
         };
-        String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n", "--refine-seconds"};
+        String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n", "--refine-seconds", "--refine-seconds",
+            "--refine-seconds"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.exitCode(), String.join(" ", cases[i]) + "\n" + r.err());
