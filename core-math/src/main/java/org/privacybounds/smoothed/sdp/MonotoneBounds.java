@@ -23,7 +23,8 @@ import org.privacybounds.numeric.LogMath;
  * probability q_i, else a draw from (p - q) / (1 - s)", so H = G + R with G ~ Multinomial(n; q_1, ..., q_m, 1 - s) (the
  * last cell undecided) the same law for every assignment, and {@code H >= G} count by count. By monotonicity
  * {@code delta(H) <= pair(G_(1), G_(2))} (T/n where a count is 0), and
- * {@code E[pair(G_(1), G_(2))] <= sum over pairs {i, j} of E[pair(G_i, G_j); every other count >= max(G_i, G_j)]}. Each
+ * {@code E[pair(G_(1), G_(2))] = sum over pairs {i, j} of E[pair(G_i, G_j); {i, j} are the two smallest]}, the two smallest
+ * in the order of (count, index), so that a tie is counted once. Each
  * term is bounded above over cells of the (g_i, g_j) plane covering all of it, each cell's probability (with the condition on
  * the other counts) from above times the pair at its lower corner ({@link PlaneCells}); the cells of every plane are refined
  * together where they can lower the bound most. Where one vertex attains the smallest shares of the two smallest categories,
@@ -178,12 +179,16 @@ public final class MonotoneBounds {
                 int r = q[i] >= q[j] ? i : j;
                 int c = r == i ? j : i;
                 double[] others = new double[m - 2];
+                int[][] ties = new int[m - 2][];
                 for (int k = 0, o = 0; k < m; k++) {
                     if (k != i && k != j) {
+                        // ties go to the lower index: the plane counts only where every other count comes after both of its
+                        // own in the order of (count, index), so the planes part the outcomes (a tie is counted once)
+                        ties[o] = new int[] {k < r ? 1 : 0, k < c ? 1 : 0};
                         others[o++] = q[k];
                     }
                 }
-                planes.add(new PlaneCells.Plane(q[r], q[c], others));
+                planes.add(new PlaneCells.Plane(q[r], q[c], others, ties));
                 means.add(new long[] {Math.max(1, Math.round(n * q[r])), Math.max(1, Math.round(n * q[c]))});
             }
         }

@@ -19,13 +19,16 @@ import org.privacybounds.numeric.LogSumExp;
  * both counts. The lower side takes each cell's probability from below times the pair at the cell's upper corner; the upper
  * side covers the whole plane, each cell's probability from above times the pair at its lower corner (T/n where a count is
  * 0). Cells are evaluated (the pair at their corners) and then halved, along the count the pair depends on more, where
- * probability times the spread of the pair over the cell is largest, over every plane at once, within a budget of pair
- * evaluations. Until a cell of the upper side is evaluated, its value is the pair at a point of the plane's ladder below it.
+ * what the cell's bound could still change is largest (probability times the spread of the pair over the cell, and on the
+ * upper side the spread of the condition below), over every plane at once, within a budget of pair evaluations. Until a cell
+ * of the upper side is evaluated, its value is the pair at a point of the plane's ladder below it.
  *
  * <p>A plane of the upper side may carry the shares of the other categories: its sum then counts only the outcomes where
- * every other count is at least the larger of the two (the pair is then among the two smallest counts). Given
- * {@code (X_r, X_c) = (x, y)}, another count is Binomial(n - x - y, q_k / (1 - p_r - p_c)); over a cell its probability of
- * reaching {@code max(x, y)} is largest at the cell's lower corner, and the chance that all of them do is at most the
+ * every other count comes after both of its own in the order of (count, index), so that the planes part the outcomes: the
+ * pair is then the two smallest counts, and a tie is counted in one plane only (counted in both, the ties of two counts with
+ * close shares made 4e-4 of the bound at n = 1e4). Given {@code (X_r, X_c) = (x, y)}, another count is
+ * Binomial(n - x - y, q_k / (1 - p_r - p_c)); over a cell its probability of reaching {@code max(x, y)} (plus one where the
+ * tie goes to the plane's count) is largest at the cell's lower corner, and the chance that all of them do is at most the
  * smallest of these.
  *
  * <p>Cell probabilities: conditioning on X_r (or on X_c where the cell is narrower in c, roles swapped), X_c given X_r = x is Binomial(n - x, p_c / (1 - p_r)),
@@ -54,26 +57,40 @@ final class PlaneCells {
      * One plane: the shares of its two categories (r the first, c the second), and for the upper side the shares of the other
      * categories (empty: no condition on them).
      */
-    record Plane(double pr, double pc, double[] others) {
+    record Plane(double pr, double pc, double[] others, int[][] ties) {
+        /** A plane whose other counts need only reach the larger of its two, ties included (every tie offset 0). */
+        Plane(double pr, double pc, double[] others) {
+            this(pr, pc, others, new int[others.length][2]);
+        }
     }
 
     /**
-     * A cell of a plane: its probability bound, the pair where it is taken (the bound's value) and at the opposite corner. A cell
-     * not yet evaluated has no pair values of its own: on the upper side its value is the smallest at an evaluated point of the
-     * plane's ladder below its lower corner (monotonicity), T/n without one; on the lower side nothing. Its opposite value is then
-     * what evaluating it could change (the same on the upper side, T/n on the lower).
+     * A cell of a plane: its probability bound, the pair where it is taken (the bound's value) and at the opposite corner, and
+     * {@code logPLeast}: on the upper side the probability with the condition on the other counts taken at the cell's upper
+     * corner instead of its lower one (from below), on the lower side the bound itself. A cell not yet evaluated has no pair
+     * values of its own: on the upper side its value is the smallest at an evaluated point of the plane's ladder below its lower
+     * corner (monotonicity), T/n without one; on the lower side nothing. Its opposite value is then what evaluating it could
+     * change (the same on the upper side, T/n on the lower).
      */
-    private record Cell(int plane, long r0, long r1, long c0, long c1, double logP, double logValue, double logOther, boolean evaluated) {
+    private record Cell(int plane, long r0, long r1, long c0, long c1, double logP, double logPLeast, double logValue, double logOther,
+            boolean evaluated) {
+        /**
+         * What splitting the cell could change: the distance between its bound (probability times value) and the same at the
+         * opposite corner (the least probability times the opposite value), so that a cell of the upper side whose pair is flat
+         * but whose condition on the other counts changes across it (a wide cell where two counts are close) is refined too.
+         */
         double logGain() {
             if (!evaluated) {
                 return logP + logOther;
             }
-            double hi = Math.max(logValue, logOther);
-            double lo = Math.min(logValue, logOther);
-            if (logP == Double.NEGATIVE_INFINITY || hi == Double.NEGATIVE_INFINITY || lo == hi) {
+            double a = logP + logValue;
+            double b = Double.isNaN(logPLeast) ? logP + logOther : logPLeast + logOther;
+            double hi = Math.max(a, b);
+            double lo = Math.min(a, b);
+            if (hi == Double.NEGATIVE_INFINITY || lo == hi) {
                 return Double.NEGATIVE_INFINITY;
             }
-            return logP + hi + LogMath.log1mexp(lo - hi);
+            return hi + LogMath.log1mexp(lo - hi);
         }
 
         boolean splittable() {
@@ -96,21 +113,21 @@ final class PlaneCells {
     private long[][] anchors;
 
     /**
-     * ln pair moving by less than this over a window of 13 sigma makes its count flat (a ten-thousandth of the value), where it
+     * ln pair moving by less than this over the window (13 sigma on the upper side, 16 on the lower) makes its count flat (a ten-thousandth of the value), where it
      * moves by more than {@link #SLOPED} per sigma along the other count (a pair flat in both is flat only near its mean).
      */
     private static final double FLAT = 1e-4;
     private static final double SLOPED = 1e-2;
     int evaluations;
     int cellCount;
-    /** Work done, in terms summed: the evaluations' own, and {@link #CELL_TERMS} for each cell probability. */
+    /** Work done, in terms summed: the evaluations' own, and {@link #CDF_TERMS} for each CDF of a cell probability. */
     double work;
 
     /**
-     * A cell's probability (32 sub-rows of binomial CDFs, up to twice) costs about as much as this many terms of a pair
-     * evaluation: 0.3 ms against 20 ns a term on an idle core, measured.
+     * One binomial CDF of a cell's probability costs about as much as this many terms of a pair evaluation (a cell of 32
+     * sub-rows, 256 CDFs, took 0.3 ms against 20 ns a term on an idle core, measured).
      */
-    static final double CELL_TERMS = 15_000;
+    static final double CDF_TERMS = 60;
 
     /** Refinement stops where what it could still gain is below this share of the gap to the other side's bound. */
     static final double GAP_SHARE = 0.01;
@@ -126,7 +143,7 @@ final class PlaneCells {
     }
 
     /**
-     * The bound: each plane starts from a grid of {@code perAxis} cells a side over [center - 8 sigma, center + 5 sigma], the
+     * The bound: each plane starts from a grid of {@code perAxis} cells a side over [center - 8 sigma, center + {@link #above} sigma], the
      * center where the law tilted by the pair's slope peaks ({@code tilt[plane] = {g_r, g_c}}: ln pair grows by g per sigma
      * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
      * evaluated (their corners), then split, in the order of what they can still change. {@code logScale}: about ln of the
@@ -159,8 +176,8 @@ final class PlaneCells {
             // a count on which ln pair moves by less than FLAT over the whole window (and the other count matters) is
             // evaluated at the window's end (its lower end on the upper side, its upper end on the lower side): monotonicity
             // keeps the bound, and the cells of a column share one evaluation
-            anchors[p] = new long[] {tilt[p][0] * 13 < FLAT && tilt[p][1] > SLOPED ? (long) Math.floor(cr + (upper ? -8 : 5) * sr) : -1,
-                tilt[p][1] * 13 < FLAT && tilt[p][0] > SLOPED ? (long) Math.floor(cc + (upper ? -8 : 5) * sc) : -1};
+            anchors[p] = new long[] {tilt[p][0] * (8 + above()) < FLAT && tilt[p][1] > SLOPED ? (long) Math.floor(cr + (upper ? -8 : above()) * sr) : -1,
+                tilt[p][1] * (8 + above()) < FLAT && tilt[p][0] > SLOPED ? (long) Math.floor(cc + (upper ? -8 : above()) * sc) : -1};
             long mr = Math.round(n * pl.pr());
             long mc = Math.round(n * pl.pc());
             if (anchors[p][0] >= 0) {
@@ -283,11 +300,20 @@ final class PlaneCells {
         }
     }
 
+    /**
+     * How many sigma above the center the window of the first grid reaches: 5 on the upper side (whose cells beyond it cover the
+     * rest of the plane), 8 on the lower side (whose sum leaves out all beyond: the law's mass past 5 sigma, 3e-7 of each count's,
+     * was a measurable part of the lower bound's distance to the exact value).
+     */
+    private int above() {
+        return upper ? 5 : 8;
+    }
+
     /** Adds the cell [r0, r1] x [c0, c1] cut to the plane's counts (r + c <= n), if anything is left. */
     private void add(List<Cell> to, int plane, long r0, long r1, long c0, long c1) {
         long top = Math.min(c1, n - (upper ? r0 : r1));
         if (r0 <= r1 && c0 <= top) {
-            to.add(new Cell(plane, r0, r1, c0, top, Double.NaN, 0, 0, false)); // probability not yet computed
+            to.add(new Cell(plane, r0, r1, c0, top, Double.NaN, Double.NaN, 0, 0, false)); // probability not yet computed
         }
     }
 
@@ -300,14 +326,14 @@ final class PlaneCells {
     }
 
     /**
-     * The edges of k cells over [center - 8 sigma, center + 5 sigma], clamped to [1, n + 1]; on the upper side also edges 1, 2,
+     * The edges of k cells over [center - 8 sigma, center + {@link #above} sigma], clamped to [1, n + 1]; on the upper side also edges 1, 2,
      * 4, ... sigma beyond that window and 0 and n + 1, so that the cells cover the plane.
      */
     private long[] edges(double center, double sigma, int cells) {
         List<Long> e = new ArrayList<>();
-        double step = Math.max(1, 13 * sigma / cells);
+        double step = Math.max(1, (8 + above()) * sigma / cells);
         long floor = upper ? 0 : 1;
-        for (double x = center - 8 * sigma; x <= center + 5 * sigma + step / 2; x += step) {
+        for (double x = center - 8 * sigma; x <= center + above() * sigma + step / 2; x += step) {
             e.add((long) Math.floor(x));
         }
         if (upper) {
@@ -385,7 +411,7 @@ final class PlaneCells {
 
     /**
      * The cells with their probabilities, those not yet known computed in parallel (on the fork-join pool the caller runs in;
-     * each on its own, so the values do not depend on the split). Work: {@link #CELL_TERMS} a cell, and twice the terms its
+     * each on its own, so the values do not depend on the split). Work: {@link #CDF_TERMS} a CDF, and twice the terms its
      * log-space tail sums took (a term of those costs about twice a pair evaluation's).
      */
     private List<Cell> probabilities(List<Cell> cells) {
@@ -396,18 +422,20 @@ final class PlaneCells {
             Plane pl = planes.get(c.plane);
             long[] terms = TAIL_TERMS.get();
             long before = terms[0];
-            double logP = logCellProbability(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others());
-            return new double[] {logP, terms[0] - before};
+            double[] logP = logCellProbabilities(n, pl.pr(), pl.pc(), c.r0, c.r1, c.c0, c.c1, upper, pl.others(), pl.ties());
+            return new double[] {logP[0], logP[1], terms[0] - before, logP[2]};
         }).toArray(double[][]::new);
         List<Cell> out = new ArrayList<>();
         for (int i = 0; i < computed.length; i++) {
             Cell c = cells.get(i);
             double logP = c.logP;
+            double logPLeast = c.logPLeast;
             if (computed[i] != null) {
                 logP = computed[i][0];
-                work += CELL_TERMS + 2 * computed[i][1];
+                logPLeast = computed[i][1];
+                work += CDF_TERMS * computed[i][3] + 2 * computed[i][2];
             }
-            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, c.logValue, c.logOther, c.evaluated));
+            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, logPLeast, c.logValue, c.logOther, c.evaluated));
         }
         return out;
     }
@@ -454,11 +482,11 @@ final class PlaneCells {
         for (Cell c : cells) {
             if (!evaluate) {
                 double bound = upper ? ladderValue(c.plane, c.r0, c.c0) : Double.NEGATIVE_INFINITY;
-                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, bound, upper ? bound : logDp, false));
+                out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, c.logPLeast, bound, upper ? bound : logDp, false));
                 continue;
             }
             long[] pt = points(c);
-            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, value(pt[0], pt[1], upper), value(pt[2], pt[3], !upper), true));
+            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, c.logPLeast, value(pt[0], pt[1], upper), value(pt[2], pt[3], !upper), true));
         }
         return out;
     }
@@ -497,55 +525,88 @@ final class PlaneCells {
      * comment).
      */
     static double logCellProbability(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others) {
+        return logCellProbabilities(n, pr, pc, r0, r1, c0, c1, upper, others, new int[others.length][2])[0];
+    }
+
+    /**
+     * {@link #logCellProbability} and the cell's least probability, with the binomial CDFs it took: {@code {ln bound, ln least,
+     * CDFs}}. On the upper side the least takes the condition on the other counts at each sub-row's upper corner, from below (at
+     * least one minus the chances that each other count falls short), with the same rows and columns; on the lower side it is
+     * the bound. The refinement uses the distance between the two. {@code ties[o] = {t_r, t_c}}: other count o must exceed X_r by
+     * at least t_r and X_c by at least t_c (1 where a tie with that count goes to the plane's count, 0 else).
+     */
+    static double[] logCellProbabilities(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others,
+            int[][] ties) {
         // condition on the count whose sub-rows move the other's conditional law least against the other's width (a cell wide
         // in r and narrow in c is cut into rows of c): the law is the same with the two counts' roles swapped
         long wr = r1 - r0 + 1;
         long wc = c1 - c0 + 1;
         double driftByR = (pr >= 1 ? 0 : pc / (1 - pr)) * wr / Math.min(SUB_ROWS, wr) / wc;
         double driftByC = (pc >= 1 ? 0 : pr / (1 - pc)) * wc / Math.min(SUB_ROWS, wc) / wr;
-        double byR = conditioned(n, pr, pc, r0, r1, c0, c1, upper, others);
+        double[] byR = conditioned(n, pr, pc, r0, r1, c0, c1, upper, others, ties);
         if (driftByC < driftByR) {
             // both are bounds: the tighter (rows of c take the condition on the other counts at the cell's lowest r)
-            double byC = conditioned(n, pc, pr, c0, c1, r0, r1, upper, others);
-            return upper ? Math.min(byR, byC) : Math.max(byR, byC);
+            int[][] swapped = new int[ties.length][];
+            for (int o = 0; o < ties.length; o++) {
+                swapped[o] = new int[] {ties[o][1], ties[o][0]};
+            }
+            double[] byC = conditioned(n, pc, pr, c0, c1, r0, r1, upper, others, swapped);
+            double[] tighter = (upper ? byC[0] < byR[0] : byC[0] > byR[0]) ? byC : byR;
+            return new double[] {tighter[0], tighter[1], byR[2] + byC[2]};
         }
         return byR;
     }
 
-    /** {@link #logCellProbability} in sub-rows of the first count. */
-    private static double conditioned(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others) {
-        LogSumExp s = new LogSumExp();
+    /** {@link #logCellProbabilities} in sub-rows of the first count. */
+    private static double[] conditioned(long n, double pr, double pc, long r0, long r1, long c0, long c1, boolean upper, double[] others,
+            int[][] ties) {
+        LogSumExp above = new LogSumExp();
+        LogSumExp below = new LogSumExp();
         long width = r1 - r0 + 1;
         int subs = (int) Math.min(SUB_ROWS, width);
         double pi = pr >= 1 ? 0 : Math.min(1, pc / (1 - pr));
         double restShare = 1 - pr - pc;
+        int cdfs = 0;
         for (int k = 0; k < subs; k++) {
             long s0 = r0 + width * k / subs;
             long s1 = r0 + width * (k + 1) / subs - 1;
             if (s0 > n) {
                 continue;
             }
-            double term;
+            double up;
+            double down;
             if (upper) {
-                term = logBetweenUpper(n, n, pr, s0, s1);
-                if (term > Double.NEGATIVE_INFINITY) {
-                    term += logBetweenUpper(Math.max(0, n - s1), n - s0, pi, c0, Math.min(c1, n - s0));
+                up = logBetweenUpper(n, n, pr, s0, s1);
+                if (up > Double.NEGATIVE_INFINITY) {
+                    up += logBetweenUpper(Math.max(0, n - s1), n - s0, pi, c0, Math.min(c1, n - s0));
                 }
-                for (double q : others) {
-                    long trials = n - s0 - c0;
-                    long reach = Math.max(s0, c0);
-                    double factor = trials < 0 ? Double.NEGATIVE_INFINITY
-                            : logBetweenUpper(trials, trials, restShare <= 0 ? 1 : Math.min(1, q / restShare), reach, trials);
-                    term += Math.min(0, factor);
-                }
+                down = up;
             } else {
                 double rowP = between(n, n, pr, s0, s1);
                 double colP = rowP <= 0 ? 0 : between(n - s0, Math.max(0, n - s1), pi, c0, c1);
-                term = rowP > 0 && colP > 0 ? Math.log(rowP) + Math.log(colP) : Double.NEGATIVE_INFINITY;
+                down = rowP > 0 && colP > 0 ? Math.log(rowP) + Math.log(colP) : Double.NEGATIVE_INFINITY;
+                up = down;
             }
-            s.add(term);
+            cdfs += 4;
+            if (upper) {
+                double miss = 0;
+                for (int o = 0; o < others.length; o++) {
+                    double share = restShare <= 0 ? 1 : Math.min(1, others[o] / restShare);
+                    long trials = n - s0 - c0;
+                    long reach = Math.max(s0 + ties[o][0], c0 + ties[o][1]);
+                    double factor = trials < 0 ? Double.NEGATIVE_INFINITY : logBetweenUpper(trials, trials, share, reach, trials);
+                    up += Math.min(0, factor);
+                    long fewest = n - s1 - Math.min(c1, n - s1);
+                    long most = Math.max(s1 + ties[o][0], Math.min(c1, n - s1) + ties[o][1]);
+                    miss += fewest < 0 || most > fewest ? 1 : 1 - Math.max(0, between(fewest, fewest, share, most, fewest));
+                    cdfs += 4;
+                }
+                down += miss >= 1 ? Double.NEGATIVE_INFINITY : Math.log1p(-miss);
+            }
+            above.add(up);
+            below.add(down);
         }
-        return s.log();
+        return upper ? new double[] {above.log(), Math.min(above.log(), below.log()), cdfs} : new double[] {below.log(), below.log(), cdfs};
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.List;
  * <p>For one pair of categories {a, b} (the pair and the vertex with the largest divergence at the vertex's mean histogram),
  * {@code delta(H) >= pair(H) >= pair(upper corner of C)} for H in a cell C of the (h_a, h_b) plane ({@link PairDivergence}), so
  * {@code E[delta(H)] >= sum over cells of P((H_a, H_b) in C) pair(upper corner)}. The cells start as a grid over
- * [c - 8 sigma, c + 5 sigma] in each coordinate, c where the law tilted by the pair's slope at the mean peaks (the slope
+ * [c - 8 sigma, c + 8 sigma] in each coordinate, c where the law tilted by the pair's slope at the mean peaks (the slope
  * from two evaluations one sigma below the mean), 4 to 24 cells per side as the budget allows, and are split in four where
  * probability times the spread of the pair's values over the cell (its lower corner gives the largest value) is largest
  * ({@link PlaneCells}, whose cell probabilities are lowered for their binomial CDFs' rounding).

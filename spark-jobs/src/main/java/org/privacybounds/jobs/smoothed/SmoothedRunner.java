@@ -166,7 +166,8 @@ public final class SmoothedRunner {
             upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
                             + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"
-                            + " G summed over %d cells of the pairs' planes covering every count, each cell's probability raised by 2e-12"
+                            + " G summed over %d cells of the pairs' planes covering every count, each plane's outcomes those where its pair"
+                            + " are the two smallest counts (a tie to the lower index, so counted once), each cell's probability raised by 2e-12"
                             + " relative for its binomial CDFs (log-space sums in the far tails) times the divergence at its lower corner"
                             + " raised by its error bound", x.upperCells()), 0, 0));
             lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, String.format(Locale.ROOT,
