@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
@@ -382,10 +382,11 @@ class MonotoneBoundsTest {
             int n2 = r.nextInt(n - n1 + 1);
             assignments.add(new int[] {n1, n2, n - n1 - n2});
         }
-        Map<Long, double[]> deltas = new ConcurrentHashMap<>();
+        double[][][] exacts = exactValues(assignments, v, n, mech, eps);
         double[][] best = new double[eps.length][];
-        for (int[] assignment : assignments) {
-            double[][] exact = exactValue(assignment, v, n, mech, eps, deltas);
+        for (int a = 0; a < assignments.size(); a++) {
+            int[] assignment = assignments.get(a);
+            double[][] exact = exacts[a];
             for (int e = 0; e < eps.length; e++) {
                 double value = exact[e][0];
                 String what = Arrays.toString(assignment) + " eps " + eps[e];
@@ -421,46 +422,62 @@ class MonotoneBoundsTest {
         double[] eps = {2};
         PairDivergence pair = new PairDivergence(mech, n);
         MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { })[0];
-        double[] exact = exactValue(new int[] {n}, v, n, mech, eps, new ConcurrentHashMap<>())[0];
+        double[] exact = exactValues(List.of(new int[] {n}), v, n, mech, eps)[0][0];
         assertTrue(b.logLower() <= exact[1] && exact[0] <= b.logUpper(), b + " around " + Arrays.toString(exact));
         assertTrue(exact[1] - exact[0] < 1e-8, "the law's cells hold all but a negligible mass: " + Arrays.toString(exact));
         assertTrue(b.log10Gap() <= 1e-6, "gap " + b.log10Gap());
     }
 
     /**
-     * {@code {ln at most, ln at least}} the assignment's value for each eps: its law of (H_1, H_2) ({@link #windowedLaw}) over the
-     * cells above 1e-9 of its peak, delta of each from the mechanism itself (every directed move, not the pair reduction the bounds
-     * rest on; cached in {@code deltas} by {@code i * (n + 1) + j}), and the mass left out at T/n.
+     * {@code [assignment][eps] = {ln at most, ln at least}} each assignment's value: its law of (H_1, H_2) ({@link #windowedLaw})
+     * over the cells above 1e-9 of its peak, delta of each from the mechanism itself (every directed move, not the pair
+     * reduction the bounds rest on; each histogram once, in parallel), and the mass left out at T/n.
      */
-    private static double[][] exactValue(int[] assignment, double[][] v, int n, SamplingHistogramMechanism mech, double[] eps,
-            Map<Long, double[]> deltas) {
-        double[][] law = windowedLaw(assignment, v, n);
-        double peak = Arrays.stream(law).flatMapToDouble(Arrays::stream).max().orElseThrow();
-        List<long[]> cells = new ArrayList<>();
-        double summed = 0;
-        for (int i = 0; i <= n; i++) {
-            for (int j = 0; i + j <= n; j++) {
-                if (law[i][j] > 1e-9 * peak) {
-                    cells.add(new long[] {i, j});
-                    summed += law[i][j];
+    private static double[][][] exactValues(List<int[]> assignments, double[][] v, int n, SamplingHistogramMechanism mech, double[] eps) {
+        List<double[][]> laws = new ArrayList<>();
+        TreeSet<Long> needed = new TreeSet<>();
+        for (int[] assignment : assignments) {
+            double[][] law = windowedLaw(assignment, v, n);
+            double peak = Arrays.stream(law).flatMapToDouble(Arrays::stream).max().orElseThrow();
+            for (int i = 0; i <= n; i++) {
+                for (int j = 0; i + j <= n; j++) {
+                    if (law[i][j] > 1e-9 * peak) {
+                        needed.add((long) i * (n + 1) + j);
+                    } else {
+                        law[i][j] = 0;
+                    }
                 }
             }
+            laws.add(law);
         }
-        assertTrue(summed > 1 - 1e-7, "the cells hold the law: " + summed);
+        long[] points = needed.stream().mapToLong(Long::longValue).toArray();
         boolean[] every = new boolean[eps.length];
         Arrays.fill(every, true);
-        cells.parallelStream().forEach(c -> deltas.computeIfAbsent(c[0] * (n + 1) + c[1], k -> {
-            ProfileValue[] p = mech.profiles(new int[] {(int) c[0], (int) c[1], (int) (n - c[0] - c[1])}, eps, every);
-            return Arrays.stream(p).mapToDouble(ProfileValue::logDelta).toArray();
-        }));
-        double[][] out = new double[eps.length][];
-        for (int e = 0; e < eps.length; e++) {
-            LogSumExp sum = new LogSumExp();
-            for (long[] c : cells) {
-                sum.add(Math.log(law[(int) c[0]][(int) c[1]]) + deltas.get(c[0] * (n + 1) + c[1])[e]);
+        double[][] deltas = IntStream.range(0, points.length).parallel().mapToObj(k -> {
+            int i = (int) (points[k] / (n + 1));
+            int j = (int) (points[k] % (n + 1));
+            return Arrays.stream(mech.profiles(new int[] {i, j, n - i - j}, eps, every)).mapToDouble(ProfileValue::logDelta).toArray();
+        }).toArray(double[][]::new);
+        double[][][] out = new double[assignments.size()][eps.length][];
+        for (int a = 0; a < assignments.size(); a++) {
+            double[][] law = laws.get(a);
+            double summed = 0;
+            LogSumExp[] sums = new LogSumExp[eps.length];
+            Arrays.setAll(sums, e -> new LogSumExp());
+            for (int k = 0; k < points.length; k++) {
+                double p = law[(int) (points[k] / (n + 1))][(int) (points[k] % (n + 1))];
+                if (p > 0) {
+                    summed += p;
+                    for (int e = 0; e < eps.length; e++) {
+                        sums[e].add(Math.log(p) + deltas[k][e]);
+                    }
+                }
             }
-            double value = sum.log(); // at most the assignment's value
-            out[e] = new double[] {value, LogMath.logAdd(value, Math.log(1 - summed + 1e-12) + mech.logDpDelta(n))};
+            assertTrue(summed > 1 - 1e-7, "the cells hold the law: " + summed);
+            for (int e = 0; e < eps.length; e++) {
+                double value = sums[e].log(); // at most the assignment's value
+                out[a][e] = new double[] {value, LogMath.logAdd(value, Math.log(1 - summed + 1e-12) + mech.logDpDelta(n))};
+            }
         }
         return out;
     }
