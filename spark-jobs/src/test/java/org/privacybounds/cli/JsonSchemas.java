@@ -106,6 +106,9 @@ public final class JsonSchemas {
         if (name != null && (name.startsWith("log10") || name.startsWith("log")) && types.contains("number")) {
             types.add("null"); // the log of an exact zero
         }
+        if ("lowerDeltaRelativeError".equals(name) && types.contains("number")) {
+            types.add("null"); // no bound: a lower value of 0 (ln -infinity) lies any distance below
+        }
         if (name != null && VERDICTS.contains(name) && types.contains("boolean")) {
             types.add("null"); // a verdict that no precision decided
         }

@@ -2,8 +2,10 @@ package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -70,7 +72,18 @@ public final class MonotoneBounds {
             // the side's work (evaluations and cell probabilities, in terms) is at least what its least budget takes
             return new Options(relativeGain, budget, Math.max(termsPerSide, budget * Math.max(1, terms)));
         }
+
+        /** The same with {@code share} of the terms (and evaluations) of a side. */
+        Options share(double share) {
+            return new Options(relativeGain, (int) Math.max(1, maxEvaluations * share), termsPerSide * share);
+        }
     }
+
+    /**
+     * The share of a side's budget that bounds the lower bound's own assignment from above ({@link Bounds#logLowerAbove}): its
+     * evaluations are partly those of the lower side already made.
+     */
+    public static final double OWN_SHARE = 0.5;
 
     /**
      * One eps: ln of the upper and lower bounds, with how each was obtained.
@@ -79,11 +92,19 @@ public final class MonotoneBounds {
      * @param lowerPair   the pair of categories {a, b} of the lower bound
      * @param lowerCells  the lower bound's cells; 0 with a finite lower bound where a vertex has a category of share 0, whose
      *                    value (so delta_SDP) is then the DP delta exactly
+     * @param logLowerAbove ln of an upper bound on the value of the lower bound's assignment (every record on the lower
+     *                    vertex): that value lies between exp(logLower) and exp(logLowerAbove), so the lower bound is that
+     *                    assignment's exact value lowered by at most {@link #lowerRelativeError}
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
-            int lowerCells, int evaluations) {
+            int lowerCells, int evaluations, double logLowerAbove) {
         public double log10Gap() {
             return LogMath.toLog10(logUpper) - LogMath.toLog10(logLower);
+        }
+
+        /** How far below its assignment's exact value the lower bound may lie, relative to it (0: exact; infinite: no lower bound). */
+        public double lowerRelativeError() {
+            return logLower == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.max(0, Math.expm1(logLowerAbove - logLower));
         }
     }
 
@@ -115,15 +136,51 @@ public final class MonotoneBounds {
         PairSource timed = progressing(source, options, eps.length, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
+            // one cache of pair values for the three runs of this eps: a point is evaluated once
+            Map<Long, double[]> cache = new HashMap<>();
             // the lower side first: the upper side stops refining where it could narrow the gap by at most 1 % more
-            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options);
-            Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower());
+            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache);
+            Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
-            out[e] = new Bounds(eps[e], logUpper, up.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lo.evaluations());
-            progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g), %d pair evaluations, %.1f s", eps[e],
-                    LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper), out[e].log10Gap(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
+            Upper own = own(pair, upperSet, lowerSet, eps[e], timed, options, lo, logUpper, cache);
+            out[e] = new Bounds(eps[e], logUpper, up.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lo.evaluations()
+                    + own.evaluations, Math.min(logUpper, own.log));
+            progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; the lower bound within %.2g of its"
+                    + " assignment's value), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
+                    out[e].log10Gap(), out[e].lowerRelativeError(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
         }
         return out;
+    }
+
+    /**
+     * The lower bound's own assignment (every record on its vertex v) bounded from above: the upper side with Pi = {v}, whose
+     * law G is then v's own (every count's smallest share is v's). Not run where it cannot say more than the upper bound itself:
+     * a lower bound that is exact (a share of 0) or missing, an upper bound within twice the refinement's relative gain of the
+     * lower, or an upper set whose smallest shares are v's. Gets {@link #OWN_SHARE} of a side's budget.
+     */
+    private static Upper own(PairDivergence pair, DistributionSet upperSet, DistributionSet lowerSet, double eps, PairSource source, Options options,
+            VertexLowerBound.Result lo, double logUpper, Map<Long, double[]> cache) {
+        Upper same = new Upper(logUpper, 0, 0);
+        if (lo.cells() == 0) {
+            return lo.logLower() == Double.NEGATIVE_INFINITY ? same : new Upper(lo.logLower(), 0, 0);
+        }
+        if (logUpper - lo.logLower() <= 2 * options.relativeGain() || Arrays.equals(smallestShares(upperSet), lowerSet.get(lo.vertex()))) {
+            return same;
+        }
+        DistributionSet v = DistributionSet.of(List.of(lowerSet.get(lo.vertex())), List.of(lowerSet.label(lo.vertex())), "the lower bound's vertex");
+        return upper(pair, v, eps, source, options.share(OWN_SHARE), lo.logLower(), cache);
+    }
+
+    /** The smallest share of each category over the set. */
+    static double[] smallestShares(DistributionSet vertices) {
+        double[] q = new double[vertices.categories()];
+        Arrays.fill(q, 1);
+        for (int v = 0; v < vertices.size(); v++) {
+            for (int i = 0; i < q.length; i++) {
+                q[i] = Math.min(q[i], vertices.get(v)[i]);
+            }
+        }
+        return q;
     }
 
     /**
@@ -133,7 +190,7 @@ public final class MonotoneBounds {
     private static PairSource progressing(PairSource source, Options options, int epsilons, Consumer<String> progress) {
         long start = System.nanoTime();
         boolean byTerms = Double.isFinite(options.termsPerSide());
-        double budget = 2.0 * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
+        double budget = (2 + OWN_SHARE) * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
         double[] state = {0, start, 0}; // evaluations done, time of the last line, work done
         return (ha, hb, eps) -> {
             double[][] v = source.log(ha, hb, eps);
@@ -159,16 +216,16 @@ public final class MonotoneBounds {
 
     /** The upper bound of one eps; {@code logLower}: the lower side's (-infinity if none), against which refinement stops. */
     static Upper upper(PairDivergence pair, DistributionSet vertices, double eps, PairSource source, Options options, double logLower) {
+        return upper(pair, vertices, eps, source, options, logLower, new HashMap<>());
+    }
+
+    /** {@link #upper} keeping its cells' pair values in {@code cache} (see {@link PlaneCells}). */
+    static Upper upper(PairDivergence pair, DistributionSet vertices, double eps, PairSource source, Options options, double logLower,
+            Map<Long, double[]> cache) {
         long n = pair.n();
         int m = vertices.categories();
         double logDp = pair.mechanism().logDpDelta(n);
-        double[] q = new double[m];
-        Arrays.fill(q, 1);
-        for (int v = 0; v < vertices.size(); v++) {
-            for (int i = 0; i < m; i++) {
-                q[i] = Math.min(q[i], vertices.get(v)[i]);
-            }
-        }
+        double[] q = smallestShares(vertices);
         if (Arrays.stream(q).anyMatch(x -> x <= 0)) {
             return new Upper(logDp, 0, 0); // that count of G is 0: the worst case T/n
         }
@@ -198,7 +255,7 @@ public final class MonotoneBounds {
             long[] at = means.get(p);
             tilt[p] = VertexLowerBound.tilt(pair, eps, source, planes.get(p).pr(), planes.get(p).pc(), at[0], at[1], atMean[p][0]);
         }
-        PlaneCells cells = new PlaneCells(true, pair, eps, source, planes);
+        PlaneCells cells = new PlaneCells(true, pair, eps, source, planes, cache);
         cells.evaluations = 3 * planes.size();
         int best = 0;
         for (int p = 1; p < planes.size(); p++) {

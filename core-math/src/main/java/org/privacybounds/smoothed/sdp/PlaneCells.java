@@ -105,7 +105,7 @@ final class PlaneCells {
     private final long n;
     private final double logDp;
     private final List<Plane> planes;
-    private final Map<Long, double[]> cache = new HashMap<>();
+    private final Map<Long, double[]> cache;
     private final List<List<long[]>> ladders = new ArrayList<>();
     /** Per plane, how fast ln pair changes per count along r and along c (from the tilt), to choose which side of a cell to halve. */
     private double[][] slopes;
@@ -133,7 +133,16 @@ final class PlaneCells {
     static final double GAP_SHARE = 0.01;
 
     PlaneCells(boolean upper, PairDivergence pair, double eps, MonotoneBounds.PairSource source, List<Plane> planes) {
+        this(upper, pair, eps, source, planes, new HashMap<>());
+    }
+
+    /**
+     * Cells whose pair values are kept in {@code cache} ({lower, upper} value by point), shared by runs of the same pair and eps
+     * so that a point is evaluated once; {@link #evaluations} counts the points this run evaluated.
+     */
+    PlaneCells(boolean upper, PairDivergence pair, double eps, MonotoneBounds.PairSource source, List<Plane> planes, Map<Long, double[]> cache) {
         this.upper = upper;
+        this.cache = cache;
         this.pair = pair;
         this.eps = eps;
         this.source = source;

@@ -1,7 +1,9 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A certified lower bound on the value of one assignment, every record on one vertex v: {@code E[delta(H)]},
@@ -30,6 +32,12 @@ final class VertexLowerBound {
     }
 
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options) {
+        return of(pair, vertices, eps, source, options, new HashMap<>());
+    }
+
+    /** {@link #of} keeping its cells' pair values in {@code cache} (see {@link PlaneCells}). */
+    static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options,
+            Map<Long, double[]> cache) {
         long n = pair.n();
         int m = vertices.categories();
         int[] zero = zeroShare(vertices);
@@ -69,7 +77,7 @@ final class VertexLowerBound {
         double pc = aIsRow ? p[w[2]] : p[w[1]];
         long[] at = points.get(best);
         double[] g = tilt(pair, eps, source, pr, pc, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
-        PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(pr, pc, new double[0])));
+        PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(pr, pc, new double[0])), cache);
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));

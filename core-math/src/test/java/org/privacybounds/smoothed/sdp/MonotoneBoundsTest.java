@@ -127,8 +127,10 @@ class MonotoneBoundsTest {
                     assertTrue(b[e].logLower() <= exact.logDelta()[e] + 1e-12, what + ": lower " + b[e].logLower() + " > " + exact.logDelta()[e]);
                     assertTrue(b[e].logUpper() >= exact.logDelta()[e] - 1e-12, what + ": upper " + b[e].logUpper() + " < " + exact.logDelta()[e]);
                     assertTrue(b[e].logLower() > Double.NEGATIVE_INFINITY, what);
-                    // the lower bound is the value of "every record on one vertex", itself one of the assignments
-                    assertTrue(b[e].logLower() <= vertexValue(mech, n, v[b[e].lowerVertex()], logDelta[e], m) + 1e-12, what);
+                    // the lower bound is the value of "every record on one vertex", itself one of the assignments, lowered by at
+                    // most what it reports
+                    double own = vertexValue(mech, n, v[b[e].lowerVertex()], logDelta[e], m);
+                    assertTrue(b[e].logLower() <= own + 1e-12 && own <= b[e].logLowerAbove() + 1e-12, what + ": " + own + " vs " + b[e]);
                 }
             }
         }
@@ -393,6 +395,9 @@ class MonotoneBoundsTest {
                 assertTrue(b[e].logUpper() >= value, what + ": upper " + b[e].logUpper() + " < " + value);
                 if (assignment[b[e].lowerVertex()] == n) {
                     assertTrue(b[e].logLower() <= exact[e][1], what + ": lower " + b[e].logLower() + " > " + exact[e][1]);
+                    // and that assignment's value lies within the distance the lower bound reports
+                    assertTrue(value <= b[e].logLowerAbove() + 1e-12, what + ": above " + b[e].logLowerAbove() + " < " + value);
+                    assertTrue(b[e].lowerRelativeError() <= Math.expm1(b[e].logUpper() - b[e].logLower()) + 1e-12, what + ": " + b[e]);
                 }
                 if (best[e] == null || value > best[e][0]) {
                     best[e] = exact[e];

@@ -254,7 +254,8 @@ public final class SmoothedCommand extends BoundsCommand {
             o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lo.log10Delta()));
             o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lo.delta(), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
-                    ? "lower bound: at most the exact value of this assignment (every record on one vertex), see method"
+                    ? String.format(Locale.ROOT, "lower bound: the exact value of this assignment (every record on one vertex) lowered by at most %.2g"
+                            + " relative, see method", lo.relativeErrorBound())
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);

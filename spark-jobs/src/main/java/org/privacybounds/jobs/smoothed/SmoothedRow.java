@@ -18,13 +18,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * One delta_SDP result of {@code smoothed} and {@code smoothed-sweep} as written: n, T, the value (delta and its log10, the
  * best assignment, how it was obtained), the DP bound and 1/n beside it, and the basic composition of the run's
  * {@code --compose} runs. A two-sided bound (three or more categories beyond every assignment's reach) carries its lower
- * value in log10LowerDelta (NaN for an exact value), and delta is then the upper one. Its columns (results.csv,
+ * value in log10LowerDelta (NaN for an exact value), and delta is then the upper one; lowerDeltaRelativeError says how far below
+ * the exact value of its own assignment (or inner polytope) the lower value may lie, relative to it. Its columns (results.csv,
  * results.parquet) are declared once in {@link #COLUMNS}; {@link #json} is the JSON of the contract, and {@link #fromJson}
  * reads it back unchanged (a resumed sweep writes the same digits).
  */
 record SmoothedRow(long n, long T, double epsilon, double delta, double log10Delta, long[] argmaxAssignment, double relativeErrorBound,
         String method, long evaluated, long excluded, double dpDelta, double inverseN, double composedEpsilon, double composedDelta,
-        double log10ComposedDelta, double seconds, double log10LowerDelta) {
+        double log10ComposedDelta, double seconds, double log10LowerDelta, double lowerDeltaRelativeError) {
 
     /** The row of one value; composes it {@code compose} times: (eps, delta) -> (k eps, min(1, k delta)). */
     static SmoothedRow of(long n, long t, SmoothedValue v, double logDp, int compose, double seconds) {
@@ -39,7 +40,8 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
         Guarantee c = Composition.basic(new Guarantee(v.epsilon(), v.logDelta(), v.method(), v.relativeErrorBound()), compose);
         return new SmoothedRow(n, t, v.epsilon(), Math.exp(v.logDelta()), LogMath.toLog10(v.logDelta()), v.argmaxAssignment().clone(),
                 v.relativeErrorBound(), v.method(), v.evaluated(), v.excluded(), Math.exp(logDp), 1.0 / n, c.epsilon(), Math.exp(c.logDelta()),
-                LogMath.toLog10(c.logDelta()), seconds, lower == null ? Double.NaN : lower.log10Delta());
+                LogMath.toLog10(c.logDelta()), seconds, lower == null ? Double.NaN : lower.log10Delta(),
+                lower == null ? Double.NaN : lower.relativeErrorBound());
     }
 
     /** Whether the row is a two-sided bound (delta above, log10LowerDelta below) rather than one value. */
@@ -57,7 +59,8 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
                 r.get("relativeErrorBound").asDouble(), r.get("method").asText(), r.get("evaluated").asLong(), r.get("excluded").asLong(),
                 num(r.get("dpDelta")), r.get("inverseN").asDouble(), r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")),
                 log10(r.get("log10ComposedDelta")), r.has("seconds") ? r.get("seconds").asDouble() : Double.NaN,
-                r.has("log10LowerDelta") ? log10(r.get("log10LowerDelta")) : Double.NaN);
+                r.has("log10LowerDelta") ? log10(r.get("log10LowerDelta")) : Double.NaN,
+                r.has("lowerDeltaRelativeError") ? num(r.get("lowerDeltaRelativeError")) : Double.NaN);
     }
 
     private static double num(JsonNode v) {
@@ -80,7 +83,7 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
             .integer("evaluated", SmoothedRow::evaluated).integer("excluded", SmoothedRow::excluded).number("dpDelta", SmoothedRow::dpDelta)
             .number("inverseN", SmoothedRow::inverseN).number("composedEpsilon", SmoothedRow::composedEpsilon)
             .number("composedDelta", SmoothedRow::composedDelta).number("log10ComposedDelta", SmoothedRow::log10ComposedDelta)
-            .number("log10LowerDelta", SmoothedRow::log10LowerDelta);
+            .number("log10LowerDelta", SmoothedRow::log10LowerDelta).number("lowerDeltaRelativeError", SmoothedRow::lowerDeltaRelativeError);
 
     /** The JSON fields of the value (without n, T and seconds, which smoothed writes once per run). */
     ObjectNode jsonValue() {
@@ -106,6 +109,7 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
             Json.put(r, "lowerDelta", Math.pow(10, log10LowerDelta));
             Json.put(r, "log10LowerDelta", log10LowerDelta);
             Json.put(r, "log10Gap", log10Delta - log10LowerDelta);
+            Json.put(r, "lowerDeltaRelativeError", lowerDeltaRelativeError);
         }
         return r;
     }

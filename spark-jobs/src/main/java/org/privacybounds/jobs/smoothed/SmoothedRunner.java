@@ -170,12 +170,13 @@ public final class SmoothedRunner {
                             + " are the two smallest counts (a tie to the lower index, so counted once), each cell's probability raised by 2e-12"
                             + " relative for its binomial CDFs (log-space sums in the far tails) times the divergence at its lower corner"
                             + " raised by its error bound", x.upperCells()), 0, 0));
-            lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, String.format(Locale.ROOT,
+            lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, x.lowerRelativeError(), String.format(Locale.ROOT,
                     "lower bound: the assignment with every record on vertex %d (%s); its value E[delta(H)] is at least the sum over %d cells"
                             + " of the (h_%d, h_%d) plane of the cell's probability (lowered by 2e-12 relative for its binomial CDFs) times the"
-                            + " pair divergence at the cell's upper corner (monotone), lowered by its error bound, so at most that assignment's"
-                            + " exact value", x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerCells(), x.lowerPair()[0] + 1,
-                    x.lowerPair()[1] + 1), 1, 0));
+                            + " pair divergence at the cell's upper corner (monotone), lowered by its error bound, and at most the same"
+                            + " assignment's bound from above (its own law as G), so lowerDelta is that assignment's exact value lowered by at"
+                            + " most %.3g relative (lowerDeltaRelativeError)", x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerCells(),
+                    x.lowerPair()[0] + 1, x.lowerPair()[1] + 1, x.lowerRelativeError()), 1, 0));
         }
         return List.of(upper, lower);
     }
@@ -189,26 +190,29 @@ public final class SmoothedRunner {
     }
 
     /**
-     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
-     * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
+     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side ({@link #SIDES} of them), {@link #sideSeconds} or
+     * the least budget of 300 evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
      * before the refinement.
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds, double refineSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
         double side = Math.min(maxEvaluations(n) * each, Math.max(sideSeconds(epsilons, workSeconds, refineSeconds), 300 * each))
                 + SETUP_EVALUATIONS * each;
-        return new double[] {epsilons * 2.0 * side, 300e6};
+        return new double[] {epsilons * SIDES * side, 300e6};
     }
 
     /**
-     * Core-seconds of one side and eps: {@code refineSeconds} (--refine-seconds, 40 by default), or what fits in {@code workSeconds} for every eps and both sides
-     * (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
+     * Core-seconds of one side and eps: {@code refineSeconds} (--refine-seconds, 40 by default), or what fits in {@code workSeconds} for every eps and all
+     * {@link #SIDES} sides (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
      * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
     static double sideSeconds(int epsilons, double workSeconds, double refineSeconds) {
-        return Math.min(refineSeconds, 0.9 * workSeconds / (2.0 * epsilons));
+        return Math.min(refineSeconds, 0.9 * workSeconds / (SIDES * epsilons));
     }
+
+    /** Sides' budgets per eps: the upper and the lower, and a share of one for the lower bound's assignment from above. */
+    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE;
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
     static int maxEvaluations(long n) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,10 @@ class SmoothedCommandsTest extends SparkTestSession {
             assertTrue(b.get("log10LowerDelta").asDouble() <= x + 1e-12, b + " vs " + x);
             assertTrue(b.get("log10Delta").asDouble() >= x - 1e-12, b + " vs " + x);
             assertEquals(b.get("log10Delta").asDouble() - b.get("log10LowerDelta").asDouble(), b.get("log10Gap").asDouble(), 1e-12);
+            // how far the lower bound may lie below its own assignment's value: never more than the gap
+            double own = b.get("lowerDeltaRelativeError").asDouble();
+            assertTrue(own >= 0 && own <= Math.expm1(b.get("log10Gap").asDouble() * Math.log(10)) + 1e-12, b.toString());
+            assertTrue(b.get("method").asText().contains(String.format(Locale.ROOT, "lowered by at most %.3g relative", own)), b.toString());
         }
         // smoothed-sweep takes the same way at the same n, with the lower bound in its rows and in results.csv
         Run sweep = run("smoothed-sweep", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions",
@@ -64,8 +69,10 @@ class SmoothedCommandsTest extends SparkTestSession {
             assertEquals(b.get("log10LowerDelta").asDouble(), row.get("log10LowerDelta").asDouble(), 0);
         }
         List<String> csv = Files.readAllLines(tmp.resolve("sweep/results.csv"));
-        assertTrue(csv.get(0).endsWith(",log10LowerDelta"), csv.get(0));
-        assertEquals(sweep.json().get("rows").get(0).get("log10LowerDelta").asDouble(), Double.parseDouble(csv.get(1).substring(csv.get(1).lastIndexOf(',') + 1)), 0);
+        assertTrue(csv.get(0).endsWith(",log10LowerDelta,lowerDeltaRelativeError"), csv.get(0));
+        String[] cells = csv.get(1).split(",");
+        assertEquals(sweep.json().get("rows").get(0).get("log10LowerDelta").asDouble(), Double.parseDouble(cells[cells.length - 2]), 0);
+        assertEquals(sweep.json().get("rows").get(0).get("lowerDeltaRelativeError").asDouble(), Double.parseDouble(cells[cells.length - 1]), 0);
     }
 
     @Test
