@@ -156,7 +156,9 @@ public final class MonotoneBounds {
      * The lower bound's own assignment (every record on its vertex v) bounded from above: the upper side with Pi = {v}, whose
      * law G is then v's own (every count's smallest share is v's). Not run where it cannot say more than the upper bound itself:
      * a lower bound that is exact (a share of 0) or missing, an upper bound within twice the refinement's relative gain of the
-     * lower, or an upper set whose smallest shares are v's. Gets {@link #OWN_SHARE} of a side's budget.
+     * lower, or an upper set whose smallest shares are v's on the lower bound's pair {a, b} and whose other counts of G are
+     * unlikely to come below the larger of the pair's (more than 5.3 standard deviations above it, a chance below 1e-7: the two
+     * laws then differ only where neither bound has mass worth the refinement). Gets {@link #OWN_SHARE} of a side's budget.
      */
     private static Upper own(PairDivergence pair, DistributionSet upperSet, DistributionSet lowerSet, double eps, PairSource source, Options options,
             VertexLowerBound.Result lo, double logUpper, Map<Long, double[]> cache) {
@@ -164,11 +166,28 @@ public final class MonotoneBounds {
         if (lo.cells() == 0) {
             return lo.logLower() == Double.NEGATIVE_INFINITY ? same : new Upper(lo.logLower(), 0, 0);
         }
-        if (logUpper - lo.logLower() <= 2 * options.relativeGain() || Arrays.equals(smallestShares(upperSet), lowerSet.get(lo.vertex()))) {
+        if (logUpper - lo.logLower() <= 2 * options.relativeGain() || sameWhereItMatters(smallestShares(upperSet), lowerSet.get(lo.vertex()), lo.pair(),
+                pair.n())) {
             return same;
         }
         DistributionSet v = DistributionSet.of(List.of(lowerSet.get(lo.vertex())), List.of(lowerSet.label(lo.vertex())), "the lower bound's vertex");
         return upper(pair, v, eps, source, options.share(OWN_SHARE), lo.logLower(), cache);
+    }
+
+    /** Whether G (shares q) is v's law on the pair {a, b} and its other counts lie far above the pair's (see {@link #own}). */
+    static boolean sameWhereItMatters(double[] q, double[] v, int[] pair, long n) {
+        int a = pair[0];
+        int b = pair[1];
+        if (q[a] != v[a] || q[b] != v[b]) {
+            return false;
+        }
+        double larger = Math.max(v[a], v[b]);
+        for (int k = 0; k < q.length; k++) {
+            if (k != a && k != b && (q[k] - larger) * Math.sqrt(n) < 5.3 * Math.sqrt(q[k] + larger)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The smallest share of each category over the set. */
