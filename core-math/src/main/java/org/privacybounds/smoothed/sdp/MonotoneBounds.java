@@ -83,7 +83,7 @@ public final class MonotoneBounds {
      * The share of a side's budget that bounds the lower bound's own assignment from above ({@link Bounds#logLowerAbove}): its
      * evaluations are partly those of the lower side already made.
      */
-    public static final double OWN_SHARE = 0.5;
+    public static final double OWN_SHARE = 0.25;
 
     /**
      * One eps: ln of the upper and lower bounds, with how each was obtained.
