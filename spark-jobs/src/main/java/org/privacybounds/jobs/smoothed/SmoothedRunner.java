@@ -190,15 +190,17 @@ public final class SmoothedRunner {
     }
 
     /**
-     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side ({@link #SIDES} of them), {@link #sideSeconds} or
-     * the least budget of 300 evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
+     * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
+     * evaluations where that takes longer (the lower bound's assignment from above: its share of that, or its own 300) (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
      * before the refinement.
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds, double refineSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
-        double side = Math.min(maxEvaluations(n) * each, Math.max(sideSeconds(epsilons, workSeconds, refineSeconds), 300 * each))
-                + SETUP_EVALUATIONS * each;
-        return new double[] {epsilons * SIDES * side, 300e6};
+        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds);
+        double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;
+        // the lower bound's assignment from above: a share of a side, at least its own 300 evaluations
+        double own = Math.min(maxEvaluations(n) * each, Math.max(MonotoneBounds.OWN_SHARE * seconds, 300 * each)) + SETUP_EVALUATIONS * each;
+        return new double[] {epsilons * (2 * side + own), 300e6};
     }
 
     /**
