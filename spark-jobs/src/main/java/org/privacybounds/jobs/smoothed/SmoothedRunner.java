@@ -191,8 +191,8 @@ public final class SmoothedRunner {
 
     /**
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
-     * evaluations where that takes longer (the lower bound's assignment from above: its share of that, or its own 300) (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations
-     * before the refinement.
+     * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
+     * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300.
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds, double refineSeconds) {
         double each = pairSeconds(n, sampleSize, sampling);
