@@ -120,6 +120,9 @@ final class PlaneCells {
     private static final double SLOPED = 1e-2;
     int evaluations;
     int cellCount;
+
+    /** ln of what the cells could still gain when {@link #run} stopped (-infinity where nothing). */
+    double logGainLeft = Double.NEGATIVE_INFINITY;
     /** Work done, in terms summed: the evaluations' own, and {@link #CDF_TERMS} for each CDF of a cell probability. */
     double work;
 
@@ -131,6 +134,14 @@ final class PlaneCells {
 
     /** Refinement stops where what it could still gain is below this share of the gap to the other side's bound. */
     static final double GAP_SHARE = 0.01;
+
+    /**
+     * The upper side also stops where doubling its work narrowed the gap to the other side's bound by less than this share: the
+     * cells' gain counts the distance from each cell's bound down to its least value, which says nothing of how far the law G
+     * itself lies from the assignments (on the 2020 states' hull, at n = 1e6 to 1e7, the full budget left the gaps as they
+     * were after its first rounds, to two digits).
+     */
+    static final double STALL_SHARE = 0.05;
 
     PlaneCells(boolean upper, PairDivergence pair, double eps, MonotoneBounds.PairSource source, List<Plane> planes) {
         this(upper, pair, eps, source, planes, new HashMap<>());
@@ -157,9 +168,10 @@ final class PlaneCells {
      * downwards), with cells 1, 2, 4, ... sigma wide beyond it out to the ends of the plane on the upper side. Cells are first
      * evaluated (their corners), then split, in the order of what they can still change. {@code logScale}: about ln of the
      * bound (the pair at the mean), against which a plane of the upper side too unlikely to matter gets no ladder.
-     * {@code logOther}, on the upper side: ln of a lower bound for the same quantity (-infinity if none); refinement stops where
-     * all it could still gain is below {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most
-     * that share; the bound is as certified either way). The lower side ignores it.
+     * {@code logOther}: ln of the other side's bound for the same quantity (on the upper side a lower bound, -infinity if none; on
+     * the lower side an upper bound, +infinity if none); refinement stops where all it could still gain is below
+     * {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most that share), or where doubling
+     * the work narrowed it by less than {@value #STALL_SHARE} of it; the bound is as certified either way.
      */
     double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale, double logOther) {
         List<Cell> pending = new ArrayList<>();
@@ -232,6 +244,7 @@ final class PlaneCells {
         // the first round always runs: without it no cell of the lower side has a value (a budget spent on the cells'
         // probabilities alone left the lower bound at 0)
         boolean first = true;
+        double[] checkpoint = {-1, 0}; // the work and the bound where the last doubling of the work began
         while (evaluations < options.maxEvaluations() && cells.size() < maxCells && (first || work < options.termsPerSide())) {
             first = false;
             double total = total(cells);
@@ -242,10 +255,10 @@ final class PlaneCells {
             if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
                 break;
             }
-            if (upper && logOther > Double.NEGATIVE_INFINITY) {
-                // what the cells could still gain against the gap down to the lower side's bound (none left: stop)
-                double gap = logOther >= total ? Double.NEGATIVE_INFINITY : total + LogMath.log1mexp(logOther - total);
-                if (!(gain.log() >= gap + Math.log(GAP_SHARE))) {
+            if (upper ? logOther > Double.NEGATIVE_INFINITY : logOther < Double.POSITIVE_INFINITY) {
+                // what the cells could still gain against the gap to the other side's bound (none left: stop)
+                double gap = logGap(total, logOther);
+                if (!(gain.log() >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
                     break;
                 }
             }
@@ -284,9 +297,33 @@ final class PlaneCells {
             cells.addAll(complete(next, true));
         }
         cellCount = cells.size();
+        LogSumExp left = new LogSumExp();
+        for (Cell c : cells) {
+            left.add(c.logGain());
+        }
+        logGainLeft = left.log();
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
+    }
+
+    /** ln(e^above - e^below) for an upper value {@code above} and a lower {@code below} (-infinity where above <= below). */
+    static double logGap(double above, double below) {
+        return below >= above ? Double.NEGATIVE_INFINITY : above + LogMath.log1mexp(below - above);
+    }
+
+    /**
+     * Whether the work done since {@code checkpoint} = {work, ln bound}, at least as much as before it, narrowed the gap
+     * ({@code logGap}, ln of it now) by less than {@link #STALL_SHARE} of it; a new checkpoint once the work has doubled.
+     */
+    private boolean stalled(double[] checkpoint, double total, double logGap) {
+        if (checkpoint[0] < 0 || work >= 2 * checkpoint[0]) {
+            boolean stalled = checkpoint[0] >= 0 && !(logGap(upper ? checkpoint[1] : total, upper ? total : checkpoint[1]) >= logGap + Math.log(STALL_SHARE));
+            checkpoint[0] = Math.max(work, 1);
+            checkpoint[1] = total;
+            return stalled;
+        }
+        return false;
     }
 
     /**

@@ -28,21 +28,24 @@ final class VertexLowerBound {
      * ln of the lower bound, its vertex and pair, the cells and evaluations it took: no cells where a vertex has a category of
      * share 0 ({@link #zeroShare}: the value is then the DP delta exactly) or where no pair can be evaluated (the bound -infinity).
      */
-    record Result(double logLower, int vertex, int[] pair, int cells, int evaluations) {
+    record Result(double logLower, int vertex, int[] pair, int cells, int evaluations, double logGainLeft) {
     }
 
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options) {
-        return of(pair, vertices, eps, source, options, new HashMap<>());
+        return of(pair, vertices, eps, source, options, new HashMap<>(), Double.POSITIVE_INFINITY);
     }
 
-    /** {@link #of} keeping its cells' pair values in {@code cache} (see {@link PlaneCells}). */
+    /**
+     * {@link #of} keeping its cells' pair values in {@code cache} (see {@link PlaneCells}); {@code logUpper}: ln of an upper
+     * bound on the same value (+infinity if none), against which refinement stops ({@link PlaneCells#run}).
+     */
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options,
-            Map<Long, double[]> cache) {
+            Map<Long, double[]> cache, double logUpper) {
         long n = pair.n();
         int m = vertices.categories();
         int[] zero = zeroShare(vertices);
         if (zero != null) {
-            return new Result(pair.mechanism().logDpDelta(n), zero[0], new int[] {zero[1], zero[2]}, 0, 0);
+            return new Result(pair.mechanism().logDpDelta(n), zero[0], new int[] {zero[1], zero[2]}, 0, 0, Double.NEGATIVE_INFINITY);
         }
         // the vertex and pair with the largest divergence at the vertex's mean histogram
         List<long[]> points = new ArrayList<>();
@@ -61,7 +64,7 @@ final class VertexLowerBound {
             }
         }
         if (points.isEmpty()) {
-            return new Result(Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 0);
+            return new Result(Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 0, Double.NEGATIVE_INFINITY);
         }
         double[][] first = MonotoneBounds.evaluate(points, eps, source);
         int best = 0;
@@ -81,8 +84,8 @@ final class VertexLowerBound {
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
-        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], Double.NEGATIVE_INFINITY);
-        return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations);
+        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], logUpper);
+        return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft);
     }
 
     /**
