@@ -148,13 +148,12 @@ public final class MonotoneBounds {
             // the lower side first on a quarter of its budget, then the upper side, which stops refining where it could narrow
             // the gap by at most 1 % more; then the lower side again on the rest of its budget (its points so far are cached)
             // where its cells could still narrow the gap by more than that, stopping likewise
-            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options.share(LOWER_FIRST_SHARE), cache,
-                    Double.POSITIVE_INFINITY);
+            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, Double.POSITIVE_INFINITY, LOWER_FIRST_SHARE);
             Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
             int lowerEvaluations = lo.evaluations();
             if (lo.logGainLeft() >= PlaneCells.logGap(logUpper, lo.logLower()) + Math.log(PlaneCells.GAP_SHARE)) {
-                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options.share(1 - LOWER_FIRST_SHARE), cache, logUpper);
+                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - LOWER_FIRST_SHARE);
                 lowerEvaluations += more.evaluations();
                 lo = more.logLower() >= lo.logLower() ? more : lo;
             }

@@ -32,15 +32,17 @@ final class VertexLowerBound {
     }
 
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options) {
-        return of(pair, vertices, eps, source, options, new HashMap<>(), Double.POSITIVE_INFINITY);
+        return of(pair, vertices, eps, source, options, new HashMap<>(), Double.POSITIVE_INFINITY, 1);
     }
 
     /**
      * {@link #of} keeping its cells' pair values in {@code cache} (see {@link PlaneCells}); {@code logUpper}: ln of an upper
-     * bound on the same value (+infinity if none), against which refinement stops ({@link PlaneCells#run}).
+     * bound on the same value (+infinity if none), against which refinement stops ({@link PlaneCells#run}); {@code share}: of
+     * the budget of {@code options}, which sets the starting grid (so that a run after one with a smaller share starts from
+     * the same cells, and finds that run's points in the cache).
      */
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options,
-            Map<Long, double[]> cache, double logUpper) {
+            Map<Long, double[]> cache, double logUpper, double share) {
         long n = pair.n();
         int m = vertices.categories();
         int[] zero = zeroShare(vertices);
@@ -84,7 +86,7 @@ final class VertexLowerBound {
         cells.evaluations = points.size() + 2;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
-        double logLower = cells.run(side, new double[][] {g}, perAxis, first[best][0], logUpper);
+        double logLower = cells.run(side.share(share), new double[][] {g}, perAxis, first[best][0], logUpper);
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft);
     }
 
