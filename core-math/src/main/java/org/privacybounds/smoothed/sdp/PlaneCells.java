@@ -257,7 +257,7 @@ final class PlaneCells {
             }
             if (upper ? logOther > Double.NEGATIVE_INFINITY : logOther < Double.POSITIVE_INFINITY) {
                 // what the cells could still gain against the gap to the other side's bound (none left: stop)
-                double gap = logGap(total, logOther);
+                double gap = upper ? logGap(total, logOther) : logGap(logOther, total);
                 if (!(gain.log() >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
                     break;
                 }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -157,6 +159,33 @@ class MonotoneBoundsTest {
             assertTrue(against.evaluations() < 0.8 * alone.evaluations(), against.evaluations() + " vs " + alone.evaluations());
             assertTrue(against.log() >= alone.log() - 1e-3, "stopping early cannot help much: " + against.log() + " vs " + alone.log());
             assertTrue(Math.exp(against.log()) - Math.exp(alone.log()) <= 0.02 * gap, against.log() + " vs " + alone.log() + ", gap " + gap);
+        }
+    }
+
+    @Test
+    void theLowerSideStopsWhereItCouldNarrowTheGapByLittleAndResumesFromItsCachedPoints() {
+        int n = 100_000;
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 99_800), n);
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 3_000, Double.POSITIVE_INFINITY);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        for (double eps : new double[] {0.5, 2}) {
+            VertexLowerBound.Result alone = VertexLowerBound.of(pair, set, eps, source, options);
+            // an upper bound a thousand times the lower (a gap of the hull's corner, not of the cells): refining the lower side
+            // to a millionth of its value is wasted there, and doubling its work narrows the gap by far less than 5 %
+            double upper = alone.logLower() + Math.log(1000);
+            VertexLowerBound.Result against = VertexLowerBound.of(pair, set, eps, source, options, new HashMap<>(), upper, 1);
+            double gap = Math.exp(upper) - Math.exp(alone.logLower());
+            assertTrue(against.evaluations() < 0.8 * alone.evaluations(), against.evaluations() + " vs " + alone.evaluations());
+            assertTrue(against.logLower() <= alone.logLower() + 1e-3, "stopping early cannot help much: " + against.logLower() + " vs " + alone.logLower());
+            assertTrue(Math.exp(alone.logLower()) - Math.exp(against.logLower()) <= 0.02 * gap, against.logLower() + " vs " + alone.logLower());
+            // a quarter of the budget, then the rest from the same cache: about as far as one run with all of it (within 1e-5
+            // relative: the batches of splits differ), on no more evaluations in all
+            Map<Long, double[]> cache = new HashMap<>();
+            VertexLowerBound.Result first = VertexLowerBound.of(pair, set, eps, source, options, cache, Double.POSITIVE_INFINITY, 0.25);
+            VertexLowerBound.Result rest = VertexLowerBound.of(pair, set, eps, source, options, cache, Double.POSITIVE_INFINITY, 0.75);
+            assertTrue(rest.logLower() >= first.logLower() && rest.logLower() >= alone.logLower() - 1e-5, first + ", " + rest + " vs " + alone);
+            assertTrue(first.evaluations() + rest.evaluations() <= alone.evaluations() + 10, first + ", " + rest + " vs " + alone);
         }
     }
 
