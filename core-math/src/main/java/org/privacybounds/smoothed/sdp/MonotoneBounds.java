@@ -152,8 +152,8 @@ public final class MonotoneBounds {
             Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
             int lowerEvaluations = lo.evaluations();
-            if (lo.logGainLeft() >= PlaneCells.logGap(logUpper, lo.logLower()) + Math.log(PlaneCells.GAP_SHARE)) {
-                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - LOWER_FIRST_SHARE);
+            if (lo.usedShare() < 1 && lo.logGainLeft() >= PlaneCells.logGap(logUpper, lo.logLower()) + Math.log(PlaneCells.GAP_SHARE)) {
+                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - lo.usedShare());
                 lowerEvaluations += more.evaluations();
                 lo = more.logLower() >= lo.logLower() ? more : lo;
             }

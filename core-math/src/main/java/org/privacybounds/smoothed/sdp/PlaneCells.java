@@ -136,9 +136,9 @@ final class PlaneCells {
     static final double GAP_SHARE = 0.01;
 
     /**
-     * The upper side also stops where doubling its work narrowed the gap to the other side's bound by less than this share: the
-     * cells' gain counts the distance from each cell's bound down to its least value, which says nothing of how far the law G
-     * itself lies from the assignments (on the 2020 states' hull, at n = 1e6 to 1e7, the full budget left the gaps as they
+     * Either side also stops where doubling its work narrowed the gap to the other side's bound by less than this share: the
+     * upper cells' gain counts the distance from each cell's bound down to its least value, which says nothing of how far the
+     * law G itself lies from the assignments (on the 2020 states' hull, at n = 1e6 to 1e7, the full budget left the gaps as they
      * were after its first rounds, to two digits).
      */
     static final double STALL_SHARE = 0.05;

@@ -25,10 +25,11 @@ final class VertexLowerBound {
     }
 
     /**
-     * ln of the lower bound, its vertex and pair, the cells and evaluations it took: no cells where a vertex has a category of
+     * ln of the lower bound, its vertex and pair, the cells and evaluations it took, what its cells could still gain and the
+     * share of the whole budget it used: no cells where a vertex has a category of
      * share 0 ({@link #zeroShare}: the value is then the DP delta exactly) or where no pair can be evaluated (the bound -infinity).
      */
-    record Result(double logLower, int vertex, int[] pair, int cells, int evaluations, double logGainLeft) {
+    record Result(double logLower, int vertex, int[] pair, int cells, int evaluations, double logGainLeft, double usedShare) {
     }
 
     static Result of(PairDivergence pair, DistributionSet vertices, double eps, MonotoneBounds.PairSource source, MonotoneBounds.Options options) {
@@ -47,7 +48,7 @@ final class VertexLowerBound {
         int m = vertices.categories();
         int[] zero = zeroShare(vertices);
         if (zero != null) {
-            return new Result(pair.mechanism().logDpDelta(n), zero[0], new int[] {zero[1], zero[2]}, 0, 0, Double.NEGATIVE_INFINITY);
+            return new Result(pair.mechanism().logDpDelta(n), zero[0], new int[] {zero[1], zero[2]}, 0, 0, Double.NEGATIVE_INFINITY, 0);
         }
         // the vertex and pair with the largest divergence at the vertex's mean histogram
         List<long[]> points = new ArrayList<>();
@@ -66,7 +67,7 @@ final class VertexLowerBound {
             }
         }
         if (points.isEmpty()) {
-            return new Result(Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 0, Double.NEGATIVE_INFINITY);
+            return new Result(Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 0, Double.NEGATIVE_INFINITY, 0);
         }
         double[][] first = MonotoneBounds.evaluate(points, eps, source);
         int best = 0;
@@ -87,7 +88,9 @@ final class VertexLowerBound {
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
         double logLower = cells.run(side.share(share), new double[][] {g}, perAxis, first[best][0], logUpper);
-        return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft);
+        // the share of the whole budget this run took, by terms or by evaluations (its first round always runs, so it can take more than its share)
+        double used = Math.max(cells.work / side.termsPerSide(), (double) cells.evaluations / side.maxEvaluations());
+        return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft, used);
     }
 
     /**
