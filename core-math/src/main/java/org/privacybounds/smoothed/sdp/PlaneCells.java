@@ -2,6 +2,7 @@ package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,12 +86,7 @@ final class PlaneCells {
             }
             double a = logP + logValue;
             double b = Double.isNaN(logPLeast) ? logP + logOther : logPLeast + logOther;
-            double hi = Math.max(a, b);
-            double lo = Math.min(a, b);
-            if (hi == Double.NEGATIVE_INFINITY || lo == hi) {
-                return Double.NEGATIVE_INFINITY;
-            }
-            return hi + LogMath.log1mexp(lo - hi);
+            return logGap(Math.max(a, b), Math.min(a, b));
         }
 
         boolean splittable() {
@@ -248,17 +244,14 @@ final class PlaneCells {
         while (evaluations < options.maxEvaluations() && cells.size() < maxCells && (first || work < options.termsPerSide())) {
             first = false;
             double total = total(cells);
-            LogSumExp gain = new LogSumExp();
-            for (Cell c : cells) {
-                gain.add(c.logGain());
-            }
-            if (cells.isEmpty() || !(gain.log() >= total + Math.log(options.relativeGain()))) {
+            double gain = logGain(cells);
+            if (cells.isEmpty() || !(gain >= total + Math.log(options.relativeGain()))) {
                 break;
             }
             if (upper ? logOther > Double.NEGATIVE_INFINITY : logOther < Double.POSITIVE_INFINITY) {
                 // what the cells could still gain against the gap to the other side's bound (none left: stop)
                 double gap = upper ? logGap(total, logOther) : logGap(logOther, total);
-                if (!(gain.log() >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
+                if (!(gain >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
                     break;
                 }
             }
@@ -297,14 +290,19 @@ final class PlaneCells {
             cells.addAll(complete(next, true));
         }
         cellCount = cells.size();
-        LogSumExp left = new LogSumExp();
-        for (Cell c : cells) {
-            left.add(c.logGain());
-        }
-        logGainLeft = left.log();
+        logGainLeft = logGain(cells);
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
+    }
+
+    /** ln of what the cells could still gain, summed. */
+    private static double logGain(Collection<Cell> cells) {
+        LogSumExp gain = new LogSumExp();
+        for (Cell c : cells) {
+            gain.add(c.logGain());
+        }
+        return gain.log();
     }
 
     /** ln(e^above - e^below) for an upper value {@code above} and a lower {@code below} (-infinity where above <= below). */
