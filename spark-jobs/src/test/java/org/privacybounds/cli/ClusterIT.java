@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -164,6 +165,9 @@ class ClusterIT {
     @Test
     @Order(3)
     void aSweepWhoseDriverDiedResumesOnRerun() throws Exception {
+        // the resume is the sweep's own work folder, the same code on both Spark lines (FileSystemsIT kills and resumes a
+        // sweep on both, against HDFS and S3): checked on the Spark 3.5 build, which keeps CI within its time
+        Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "the driver's resume is checked on the Spark 3.5 build");
         String[] sweep = args(new String[] {"--master", master}, args(SWEEP, "--out", "sweep-resumed", "--json"));
         Process p = start("sweep-driver-killed", "submit", sweep);
         try {

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -210,6 +211,10 @@ class FileSystemsIT {
     @ParameterizedTest
     @ValueSource(strings = {"hdfs", "s3"})
     void aKilledRunResumesAndRerunsKeepTheContract(String name) throws Exception {
+        // HDFS's rename and delete are the same through the Hadoop 3.3 and 3.5 clients (the precincts case above publishes
+        // through both); S3A changed its AWS SDK between them and runs on both builds
+        Assumptions.assumeFalse(name.equals("hdfs") && "4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")),
+                "the killed run on HDFS is checked on the Spark 3.5 build");
         Store st = store(name);
         Path reference = reference("sweep", args(SWEEP, "--distributions-from-votes",
                 root().resolve("datasets/president_2020_biden_trump_57_jurisdictions_538.csv").toString()));
@@ -263,7 +268,7 @@ class FileSystemsIT {
         assertEquals(List.of(), hidden);
     }
 
-    /** Lists a folder of the store as often as it can while a run publishes to it, keeping every listing that had _SUCCESS. */
+    /** Lists a folder of the store every 10 ms while a run publishes to it, keeping every listing that had _SUCCESS. */
     static final class Reader {
         final Store store;
         final String folder;
@@ -288,6 +293,7 @@ class FileSystemsIT {
                     } catch (Exception e) {
                         // a listing that raced a delete: try again
                     }
+                    pause();
                 }
             });
             t.start();
@@ -296,6 +302,18 @@ class FileSystemsIT {
             } finally {
                 done.set(true);
                 t.join();
+            }
+        }
+
+        /**
+         * A short pause between listings: a reader that lists without one keeps a core of this 2-core machine busy (its
+         * requests and the store's answers) and slows the run it watches; a publication's renames still span many listings.
+         */
+        static void pause() {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
