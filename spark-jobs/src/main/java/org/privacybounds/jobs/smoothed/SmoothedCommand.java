@@ -144,9 +144,13 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         SmoothedRunner.checkBoundsN(n);
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), eps.length, common.maxWork, pi.refineSeconds());
-        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment would take %s of core time and %s of driver memory, more than"
-                + " --max-work or the heap allows; reporting certified bounds instead (estimated %s)%n", WorkLimit.duration(cost[0]),
-                WorkLimit.bytes(cost[1]), WorkLimit.duration(bounds[0]));
+        // beyond the enumeration's reach its cost is not estimated (infinite): say so rather than print "forever"
+        String why = Double.isFinite(cost[0]) && Double.isFinite(cost[1])
+                ? String.format(Locale.ROOT, "would take about %s of core time and about %s of driver memory, more than --max-work or the heap allows",
+                        WorkLimit.duration(cost[0]), WorkLimit.bytes(cost[1]))
+                : String.format(Locale.ROOT, "is out of reach at n = %,d (the exact enumeration runs up to n = %,d)", n, SmoothedRunner.ENUMERATION_MAX_N);
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; reporting certified bounds instead (estimated %s)%n", why,
+                WorkLimit.duration(bounds[0]));
         return bounds;
     }
 

@@ -62,11 +62,14 @@ public final class SmoothedRunner {
             // memory: a double and a flag per block (at most 2^23 blocks), a reference per 4,096 h of the delta cache
             return new double[] {2 + 5e-4 * Math.sqrt((double) n) * epsilons + 1e-8 * n, 200e6 + 16.0 * Math.min(n / 256.0, 1 << 23) + n / 1024.0};
         }
-        if (n > 100_000) {
+        if (n > ENUMERATION_MAX_N) {
             return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
         }
         return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 4);
     }
+
+    /** Beyond this n the enumeration over every assignment is not estimated (its cost is infinite): far beyond any --max-work. */
+    static final long ENUMERATION_MAX_N = 100_000;
 
     /**
      * The largest n the smoothed commands take: 10^10 records (the world's population is 8e9) run in about 30 s with 4 eps
