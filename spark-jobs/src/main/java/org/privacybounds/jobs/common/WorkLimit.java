@@ -79,6 +79,13 @@ public final class WorkLimit {
         if (b < 1L << 30) {
             return String.format(Locale.ROOT, "%.0f MB", b / (1 << 20));
         }
-        return String.format(Locale.ROOT, "%.1f GB", b / (1L << 30));
+        if (b < 1000.0 * (1L << 30)) {
+            return String.format(Locale.ROOT, "%.1f GB", b / (1L << 30));
+        }
+        if (b < 1000.0 * (1L << 40)) {
+            return String.format(Locale.ROOT, "%.1f TB", b / (1L << 40));
+        }
+        // beyond any machine: two digits are all that mean anything (it printed 1241875.2 GB)
+        return String.format(Locale.ROOT, "%.2g TB", b / (1L << 40));
     }
 }
