@@ -148,7 +148,9 @@ public final class SmoothedCommand extends BoundsCommand {
         String why = Double.isFinite(cost[0]) && Double.isFinite(cost[1])
                 ? String.format(Locale.ROOT, "would take about %s of core time and about %s of driver memory, more than --max-work or the heap allows",
                         WorkLimit.duration(cost[0]), WorkLimit.bytes(cost[1]))
-                : String.format(Locale.ROOT, "is out of reach at n = %,d (the exact enumeration runs up to n = %,d)", n, SmoothedRunner.ENUMERATION_MAX_N);
+                : n > SmoothedRunner.ENUMERATION_MAX_N
+                        ? String.format(Locale.ROOT, "is out of reach at n = %,d (the exact enumeration runs up to n = %,d)", n, SmoothedRunner.ENUMERATION_MAX_N)
+                        : "would take more core time or driver memory than can be counted";
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; reporting certified bounds instead (estimated %s)%n", why,
                 WorkLimit.duration(bounds[0]));
         return bounds;
