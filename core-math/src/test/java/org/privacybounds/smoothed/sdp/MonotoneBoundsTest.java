@@ -156,14 +156,10 @@ class MonotoneBoundsTest {
     @Test
     void theUpperSideStopsWhereItCouldNarrowTheGapByLittle() {
         StopCase k = StopCase.of();
-        DistributionSet set = k.set();
-        PairDivergence pair = k.pair();
-        MonotoneBounds.Options options = k.options();
-        MonotoneBounds.PairSource source = k.source();
         for (double eps : new double[] {0.5, 2}) {
-            MonotoneBounds.Upper alone = MonotoneBounds.upper(pair, set, eps, source, options, Double.NEGATIVE_INFINITY);
+            MonotoneBounds.Upper alone = MonotoneBounds.upper(k.pair(), k.set(), eps, k.source(), k.options(), Double.NEGATIVE_INFINITY);
             double lower = alone.log() - Math.log(10);
-            MonotoneBounds.Upper against = MonotoneBounds.upper(pair, set, eps, source, options, lower);
+            MonotoneBounds.Upper against = MonotoneBounds.upper(k.pair(), k.set(), eps, k.source(), k.options(), lower);
             double gap = Math.exp(alone.log()) - Math.exp(lower);
             assertTrue(against.evaluations() < 0.8 * alone.evaluations(), against.evaluations() + " vs " + alone.evaluations());
             assertTrue(against.log() >= alone.log() - 1e-3, "stopping early cannot help much: " + against.log() + " vs " + alone.log());
@@ -174,16 +170,12 @@ class MonotoneBoundsTest {
     @Test
     void theLowerSideStopsWhereItCouldNarrowTheGapByLittleAndResumesFromItsCachedPoints() {
         StopCase k = StopCase.of();
-        DistributionSet set = k.set();
-        PairDivergence pair = k.pair();
-        MonotoneBounds.Options options = k.options();
-        MonotoneBounds.PairSource source = k.source();
         for (double eps : new double[] {0.5, 2}) {
-            VertexLowerBound.Result alone = VertexLowerBound.of(pair, set, eps, source, options);
+            VertexLowerBound.Result alone = VertexLowerBound.of(k.pair(), k.set(), eps, k.source(), k.options());
             // an upper bound a thousand times the lower (a gap of the hull's corner, not of the cells): refining the lower side
             // to a millionth of its value is wasted there, and doubling its work narrows the gap by far less than 5 %
             double upper = alone.logLower() + Math.log(1000);
-            VertexLowerBound.Result against = VertexLowerBound.of(pair, set, eps, source, options, new HashMap<>(), upper, 1);
+            VertexLowerBound.Result against = VertexLowerBound.of(k.pair(), k.set(), eps, k.source(), k.options(), new HashMap<>(), upper, 1);
             double gap = Math.exp(upper) - Math.exp(alone.logLower());
             assertTrue(against.evaluations() < 0.8 * alone.evaluations(), against.evaluations() + " vs " + alone.evaluations());
             assertTrue(against.logLower() <= alone.logLower() + 1e-3, "stopping early cannot help much: " + against.logLower() + " vs " + alone.logLower());
@@ -191,8 +183,8 @@ class MonotoneBoundsTest {
             // a quarter of the budget, then the rest from the same cache: about as far as one run with all of it (within 1e-5
             // relative: the batches of splits differ), on no more evaluations in all
             Map<Long, double[]> cache = new HashMap<>();
-            VertexLowerBound.Result first = VertexLowerBound.of(pair, set, eps, source, options, cache, Double.POSITIVE_INFINITY, 0.25);
-            VertexLowerBound.Result rest = VertexLowerBound.of(pair, set, eps, source, options, cache, Double.POSITIVE_INFINITY, 0.75);
+            VertexLowerBound.Result first = VertexLowerBound.of(k.pair(), k.set(), eps, k.source(), k.options(), cache, Double.POSITIVE_INFINITY, 0.25);
+            VertexLowerBound.Result rest = VertexLowerBound.of(k.pair(), k.set(), eps, k.source(), k.options(), cache, Double.POSITIVE_INFINITY, 0.75);
             assertTrue(rest.logLower() >= first.logLower() && rest.logLower() >= alone.logLower() - 1e-5, first + ", " + rest + " vs " + alone);
             assertTrue(first.evaluations() + rest.evaluations() <= alone.evaluations() + 10, first + ", " + rest + " vs " + alone);
         }

@@ -144,16 +144,21 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         SmoothedRunner.checkBoundsN(n);
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), eps.length, common.maxWork, pi.refineSeconds());
-        // beyond the enumeration's reach its cost is not estimated (infinite): say so rather than print "forever"
-        String why = Double.isFinite(cost[0]) && Double.isFinite(cost[1])
-                ? String.format(Locale.ROOT, "would take about %s of core time and about %s of driver memory, more than --max-work or the heap allows",
-                        WorkLimit.duration(cost[0]), WorkLimit.bytes(cost[1]))
-                : n > SmoothedRunner.ENUMERATION_MAX_N
-                        ? String.format(Locale.ROOT, "is out of reach at n = %,d (the exact enumeration runs up to n = %,d)", n, SmoothedRunner.ENUMERATION_MAX_N)
-                        : "would take more core time or driver memory than can be counted";
-        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; reporting certified bounds instead (estimated %s)%n", why,
-                WorkLimit.duration(bounds[0]));
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; reporting certified bounds instead (estimated %s)%n",
+                whyBeyond(n, cost), WorkLimit.duration(bounds[0]));
         return bounds;
+    }
+
+    /** Why every assignment is beyond reach; past the enumeration's reach its cost is not estimated (infinite), and it says so. */
+    private static String whyBeyond(long n, double[] cost) {
+        if (Double.isFinite(cost[0]) && Double.isFinite(cost[1])) {
+            return String.format(Locale.ROOT, "would take about %s of core time and about %s of driver memory, more than --max-work or the heap allows",
+                    WorkLimit.duration(cost[0]), WorkLimit.bytes(cost[1]));
+        }
+        if (n > SmoothedRunner.ENUMERATION_MAX_N) {
+            return String.format(Locale.ROOT, "is out of reach at n = %,d (the exact enumeration runs up to n = %,d)", n, SmoothedRunner.ENUMERATION_MAX_N);
+        }
+        return "would take more core time or driver memory than can be counted";
     }
 
     @Override
