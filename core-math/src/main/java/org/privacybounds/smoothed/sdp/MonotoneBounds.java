@@ -205,6 +205,15 @@ public final class MonotoneBounds {
         return true;
     }
 
+    /**
+     * The first vertex of {@code lowerSet} with a category of share 0, or -1: every record on it has the DP delta as its value, so
+     * {@link #of} reports delta_SDP = the DP delta exactly, with no evaluations (see {@link VertexLowerBound#zeroShare}).
+     */
+    public static int zeroShareVertex(DistributionSet lowerSet) {
+        int[] z = VertexLowerBound.zeroShare(lowerSet);
+        return z == null ? -1 : z[0];
+    }
+
     /** The smallest share of each category over the set. */
     static double[] smallestShares(DistributionSet vertices) {
         double[] q = new double[vertices.categories()];

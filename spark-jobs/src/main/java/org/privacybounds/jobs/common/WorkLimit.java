@@ -66,7 +66,19 @@ public final class WorkLimit {
         if (s < 3 * 365 * 86400.0) {
             return String.format(Locale.ROOT, "%.0f days", s / 86400);
         }
-        return String.format(Locale.ROOT, "%.2g years", s / (365 * 86400.0));
+        return twoDigits(s / (365 * 86400.0)) + " years";
+    }
+
+    /**
+     * Two significant digits, which is all an estimate this large means: written out below a million (7.6, 210, 21,000; it
+     * printed "2.1e+02 years"), in powers of ten beyond.
+     */
+    static String twoDigits(double x) {
+        if (x >= 1e6) {
+            return String.format(Locale.ROOT, "%.2g", x);
+        }
+        java.math.BigDecimal r = new java.math.BigDecimal(x).round(new java.math.MathContext(2));
+        return x >= 100 ? String.format(Locale.ROOT, "%,.0f", r.doubleValue()) : r.stripTrailingZeros().toPlainString();
     }
 
     public static String bytes(double b) {
@@ -86,6 +98,6 @@ public final class WorkLimit {
             return String.format(Locale.ROOT, "%.1f TB", b / (1L << 40));
         }
         // beyond any machine: two digits are all that mean anything (it printed 1241875.2 GB)
-        return String.format(Locale.ROOT, "%.2g TB", b / (1L << 40));
+        return twoDigits(b / (1L << 40)) + " TB";
     }
 }

@@ -19,6 +19,7 @@ import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.MonotoneBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -143,9 +144,12 @@ public final class SmoothedCommand extends BoundsCommand {
             return cost;
         }
         SmoothedRunner.checkBoundsN(n);
-        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), eps.length, common.maxWork, pi.refineSeconds());
-        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; reporting certified bounds instead (estimated %s)%n",
-                whyBeyond(n, cost), WorkLimit.duration(bounds[0]));
+        DistributionSet lowerSet = reduced.bounded() ? reduced.inner() : hull;
+        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
+        int zero = MonotoneBounds.zeroShareVertex(lowerSet);
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost), zero < 0
+                ? "reporting certified bounds instead (estimated " + WorkLimit.duration(bounds[0]) + ")"
+                : "but vertex " + lowerSet.label(zero) + " has a category of share 0, so delta_SDP is the DP delta, exactly (no evaluation needed)");
         return bounds;
     }
 

@@ -195,9 +195,14 @@ public final class SmoothedRunner {
     /**
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
-     * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300.
+     * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300. Nothing where a vertex
+     * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
-    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, int epsilons, double workSeconds, double refineSeconds) {
+    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
+            double refineSeconds) {
+        if (MonotoneBounds.zeroShareVertex(lowerSet) >= 0) {
+            return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
+        }
         double each = pairSeconds(n, sampleSize, sampling);
         double seconds = sideSeconds(epsilons, workSeconds, refineSeconds);
         double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;

@@ -49,6 +49,19 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(0, far.exitCode(), far.err());
         assertTrue(far.err().startsWith("smoothed: every assignment is out of reach at n = 200,000 (the exact enumeration runs up to n = 100,000);"
                 + " reporting certified bounds instead (estimated "), far.err());
+        // a vertex with a category of share 0: the value is the DP delta with no evaluation, so nothing is estimated for it and a
+        // tight --max-work does not refuse it (smoothed-sweep estimated 94 s for a run of none)
+        String zero = "0.5,0.3,0.1,0.1;0.4,0.4,0.15,0.05;0.45,0.35,0,0.2";
+        Run dp = run("smoothed", "--n", "20000", "--eta", "0.99", "--epsilon", "1", "--distributions", zero, "--max-work", "1", "--json");
+        assertEquals(0, dp.exitCode(), dp.err());
+        assertTrue(dp.err().matches("(?s)smoothed: every assignment would take about [0-9,]+ years of core time and about [0-9,]+ TB of driver memory,"
+                + " more than --max-work or the heap allows; but vertex pi3 has a category of share 0, so delta_SDP is the DP delta, exactly \\(no"
+                + " evaluation needed\\)\n.*"), dp.err());
+        assertEquals(0.99, dp.json().get("results").get(0).get("delta").asDouble(), 1e-12);
+        Run dpSweep = run("smoothed-sweep", "--n", "5000,20000", "--eta", "0.99", "--epsilon", "1", "--distributions", zero, "--max-work", "1",
+                "--json", "--out", tmp.resolve("zero").toString());
+        assertEquals(0, dpSweep.exitCode(), dpSweep.err());
+        assertEquals(0.99, dpSweep.json().get("rows").get(1).get("delta").asDouble(), 1e-12);
         Run exact = run(base);
         assertEquals(0, exact.exitCode(), exact.err());
         for (int i = 0; i < 2; i++) {
