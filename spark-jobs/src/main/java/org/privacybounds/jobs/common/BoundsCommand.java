@@ -1,6 +1,8 @@
 package org.privacybounds.jobs.common;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -57,12 +59,40 @@ public abstract class BoundsCommand implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * Checks, begins the output folder and computes. What {@link #check} prints (the notices and work estimates) is held until the
+     * run begins, so that a run refused by then (a bad option, --max-work, a finished --out of other parameters) says so in its
+     * one error line only; a dry run prints it (its estimates are what it is for), a rerun of a finished result does not.
+     */
     @Override
     public final Integer call() throws IOException {
-        check();
-        try (OutputDir out = readsInputsInCompute() ? OutputDir.beginBeforeInputs(spec, common) : OutputDir.begin(spec, common)) {
+        PrintWriter err = spec.commandLine().getErr();
+        StringWriter held = new StringWriter();
+        spec.commandLine().setErr(new PrintWriter(held, true));
+        OutputDir started;
+        try {
+            check();
+            started = readsInputsInCompute() ? OutputDir.beginBeforeInputs(spec, common) : OutputDir.begin(spec, common);
+        } catch (EarlyExit done) {
+            release(err, common.dryRun ? held : null);
+            throw done;
+        } catch (RuntimeException | IOException bad) {
+            release(err, null);
+            throw bad;
+        }
+        release(err, held);
+        try (OutputDir out = started) {
             compute(out).finish(spec, common, out);
             return 0;
+        }
+    }
+
+    /** Restores the command's error stream and prints what was held there (nothing where {@code held} is null). */
+    private void release(PrintWriter err, StringWriter held) {
+        spec.commandLine().setErr(err);
+        if (held != null && held.getBuffer().length() > 0) {
+            err.print(held);
+            err.flush();
         }
     }
 }

@@ -49,6 +49,14 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(0, far.exitCode(), far.err());
         assertTrue(far.err().startsWith("smoothed: every assignment is out of reach at n = 200,000 (the exact enumeration runs up to n = 100,000);"
                 + " reporting certified bounds instead (estimated "), far.err());
+        // a rerun into the finished --out with other eps is refused in one line: the notice is held until a run begins (it came first)
+        String into = tmp.resolve("bounded").toString();
+        assertEquals(0, run(append(base, "--max-work", "6", "--out", into)).exitCode());
+        Run refused = run("smoothed", "--n", "120", "--sample-size", "100", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8",
+                "--max-work", "6", "--out", into);
+        assertEquals(2, refused.exitCode(), refused.err());
+        assertTrue(refused.err().startsWith("error: --out = " + into + ": already holds the finished result of other parameters"), refused.err());
+        assertEquals(1, refused.err().strip().lines().count(), refused.err());
         // a vertex with a category of share 0: the value is the DP delta with no evaluation, so nothing is estimated for it and a
         // tight --max-work does not refuse it (smoothed-sweep estimated 94 s for a run of none)
         String zero = "0.5,0.3,0.1,0.1;0.4,0.4,0.15,0.05;0.45,0.35,0,0.2";
