@@ -69,18 +69,18 @@ public abstract class BoundsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StringWriter held = new StringWriter();
         spec.commandLine().setErr(new PrintWriter(held, true));
-        OutputDir started;
+        OutputDir started = null;
+        boolean show = false;
         try {
             check();
             started = readsInputsInCompute() ? OutputDir.beginBeforeInputs(spec, common) : OutputDir.begin(spec, common);
+            show = true;
         } catch (EarlyExit done) {
-            release(err, common.dryRun ? held : null);
+            show = common.dryRun;
             throw done;
-        } catch (RuntimeException | IOException bad) {
-            release(err, null);
-            throw bad;
+        } finally {
+            release(err, show ? held : null);
         }
-        release(err, held);
         try (OutputDir out = started) {
             compute(out).finish(spec, common, out);
             return 0;
