@@ -10,6 +10,8 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.LogMath;
+import org.privacybounds.smoothed.Sampling;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
 /**
  * Certified two-sided bounds on delta_SDP for three or more categories at any n up to 2^31 - 1, from a few hundred
@@ -102,9 +104,12 @@ public final class MonotoneBounds {
      * @param logLowerAbove ln of an upper bound on the value of the lower bound's assignment (every record on the lower
      *                    vertex): that value lies between exp(logLower) and exp(logLowerAbove), so the lower bound is that
      *                    assignment's exact value lowered by at most {@link #lowerRelativeError}
+     * @param lowerByDirection whether the lower bound is one direction of the pair summed over the released and lost counts
+     *                    ({@link DirectionSum}, moving a record from {@code lowerPair[0]} to {@code lowerPair[1]}) rather than
+     *                    the cells, where that is larger
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
-            int lowerCells, int evaluations, double logLowerAbove) {
+            int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection) {
         public double log10Gap() {
             return LogMath.toLog10(logUpper) - LogMath.toLog10(logLower);
         }
@@ -145,26 +150,59 @@ public final class MonotoneBounds {
             long t0 = System.nanoTime();
             // one cache of pair values for the three runs of this eps: a point is evaluated once
             Map<Long, double[]> cache = new HashMap<>();
-            // the lower side first on a quarter of its budget, then the upper side, which stops refining where it could narrow
-            // the gap by at most 1 % more; then the lower side again on the rest of its budget (its points so far are cached)
-            // where its cells could still narrow the gap by more than that, stopping likewise
-            VertexLowerBound.Result lo = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, Double.POSITIVE_INFINITY, LOWER_FIRST_SHARE);
+            // the lower side first on a quarter of its budget, and one direction of its pair summed over the released and lost
+            // counts where that is larger; then the upper side, which stops refining where it could narrow the gap by at most 1 %
+            // more; then the lower side's cells again on the rest of their budget (their points so far are cached) where they could
+            // still narrow the gap by more than that, stopping likewise, unless the direction is the lower bound
+            VertexLowerBound.Result cells = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, Double.POSITIVE_INFINITY, LOWER_FIRST_SHARE);
+            VertexLowerBound.Result direct = byDirection(pair, lowerSet, cells, eps[e], options);
+            VertexLowerBound.Result lo = direct.logLower() > cells.logLower() ? direct : cells;
             Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
-            int lowerEvaluations = lo.evaluations();
-            if (lo.usedShare() < 1 && lo.logGainLeft() >= PlaneCells.logGap(logUpper, lo.logLower()) + Math.log(PlaneCells.GAP_SHARE)) {
-                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - lo.usedShare());
+            int lowerEvaluations = cells.evaluations();
+            if (cells.usedShare() < 1 && cells.logGainLeft() >= PlaneCells.logGap(logUpper, cells.logLower()) + Math.log(PlaneCells.GAP_SHARE)
+                    && lo == cells) {
+                VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - cells.usedShare());
                 lowerEvaluations += more.evaluations();
-                lo = more.logLower() >= lo.logLower() ? more : lo;
+                lo = more.logLower() > lo.logLower() ? more : lo;
             }
+            boolean byDirection = lo == direct && direct != cells;
             Upper own = own(pair, upperSet, lowerSet, eps[e], timed, options, lo, logUpper, cache);
             out[e] = new Bounds(eps[e], logUpper, up.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lowerEvaluations
-                    + own.evaluations, Math.min(logUpper, own.log));
+                    + own.evaluations, Math.min(logUpper, own.log), byDirection);
             progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; the lower bound within %.2g of its"
                     + " assignment's value), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
                     out[e].log10Gap(), out[e].lowerRelativeError(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
         }
         return out;
+    }
+
+    /**
+     * The lower bound's vertex and pair, one direction summed over the released and lost counts ({@link DirectionSum}), each way
+     * round (the pair in the order of the larger): sampling without replacement only, and where its CDF pairs fit in the side's
+     * budget (about 40 terms each). The cells' result (its pair's order kept) where it is not
+     * larger or not done; none where the vertex has a share of 0 (its value is then exact).
+     */
+    private static VertexLowerBound.Result byDirection(PairDivergence pair, DistributionSet lowerSet, VertexLowerBound.Result lo, double eps,
+            Options options) {
+        SamplingHistogramMechanism m = pair.mechanism();
+        if (lo.cells() == 0 || m.sampling() != Sampling.WITHOUT_REPLACEMENT) {
+            return lo;
+        }
+        double[] p = lowerSet.get(lo.vertex());
+        // the smaller share first: moving a record out of the smaller category is the larger direction at large n (its lost
+        // count's lower tail), the other way round gets a tenth of the rows
+        int a = p[lo.pair()[0]] <= p[lo.pair()[1]] ? lo.pair()[0] : lo.pair()[1];
+        int b = a == lo.pair()[0] ? lo.pair()[1] : lo.pair()[0];
+        double rows = options.termsPerSide() / 40;
+        double ab = DirectionSum.logLower(pair.n(), m.sampleSize(), p[a], p[b], eps, rows);
+        double ba = DirectionSum.logLower(pair.n(), m.sampleSize(), p[b], p[a], eps, rows / 10);
+        double best = Math.max(ab, ba);
+        if (!(best > lo.logLower())) {
+            return lo;
+        }
+        int[] order = ab >= ba ? new int[] {a, b} : new int[] {b, a};
+        return new VertexLowerBound.Result(best, lo.vertex(), order, lo.cells(), lo.evaluations(), lo.logGainLeft(), lo.usedShare());
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.privacybounds.smoothed.sdp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -461,6 +462,22 @@ class MonotoneBoundsTest {
         assertTrue(b.logLower() <= exact[1] && exact[0] <= b.logUpper(), b + " around " + Arrays.toString(exact));
         assertTrue(exact[1] - exact[0] < 1e-8, "the law's cells hold all but a negligible mass: " + Arrays.toString(exact));
         assertTrue(b.log10Gap() <= 1e-6, "gap " + b.log10Gap());
+    }
+
+    @Test
+    void theLowerSideIsOneDirectionSummedOverReleasedAndLostCountsWhereThatIsLarger() {
+        // a record moved out of the small category is the larger direction here: its sum lies above the cells and below the value
+        int n = 2_000;
+        double[][] v = {{0.40, 0.52, 0.08}};
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
+        double[] eps = {0.5};
+        PairDivergence pair = new PairDivergence(mech, n);
+        MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { })[0];
+        double[] exact = exactValues(List.of(new int[] {n}), v, n, mech, eps)[0][0];
+        assertTrue(b.lowerByDirection(), b.toString());
+        assertArrayEquals(new int[] {2, 0}, b.lowerPair());
+        assertEquals(DirectionSum.logLower(n, 1_980, 0.08, 0.40, 0.5, Double.POSITIVE_INFINITY), b.logLower(), 0);
+        assertTrue(b.logLower() <= exact[1] && exact[0] <= b.logUpper(), b + " around " + Arrays.toString(exact));
     }
 
     /**
