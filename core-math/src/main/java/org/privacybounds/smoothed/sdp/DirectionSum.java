@@ -154,8 +154,8 @@ final class DirectionSum {
                 row -= 1e-15 * (1 + d / u + trials * q / u);
             } else {
                 double f = BinomialDistribution.of(trials, q).cumulativeProbability((int) top) * (1 - CDF_MARGIN);
-                double f1 = trials > 1 && top >= 1 ? Math.min(1, BinomialDistribution.of(trials - 1, q).cumulativeProbability((int) top - 1) * (1 + CDF_MARGIN))
-                        : top >= 1 ? 1 : 0;
+                // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1); top < trials, so N - 1 >= top >= 1 where it is not 0
+                double f1 = top >= 1 ? Math.min(1, BinomialDistribution.of(trials - 1, q).cumulativeProbability((int) top - 1) * (1 + CDF_MARGIN)) : 0;
                 row = f * (1 - d / u) - trials * q * f1 / u;
                 row -= 1e-15 * (f + trials * q * f1 / u);
             }

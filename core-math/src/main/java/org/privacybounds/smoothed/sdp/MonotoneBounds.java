@@ -155,7 +155,7 @@ public final class MonotoneBounds {
             // more; then the lower side's cells again on the rest of their budget (their points so far are cached) where they could
             // still narrow the gap by more than that, stopping likewise, unless the direction is the lower bound
             VertexLowerBound.Result cells = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, Double.POSITIVE_INFINITY, LOWER_FIRST_SHARE);
-            VertexLowerBound.Result direct = byDirection(pair, lowerSet, cells, eps[e], options);
+            VertexLowerBound.Result direct = directionSum(pair, lowerSet, cells, eps[e], options);
             VertexLowerBound.Result lo = direct.logLower() > cells.logLower() ? direct : cells;
             Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
@@ -183,7 +183,7 @@ public final class MonotoneBounds {
      * budget (about 40 terms each). The cells' result (its pair's order kept) where it is not
      * larger or not done; none where the vertex has a share of 0 (its value is then exact).
      */
-    private static VertexLowerBound.Result byDirection(PairDivergence pair, DistributionSet lowerSet, VertexLowerBound.Result lo, double eps,
+    private static VertexLowerBound.Result directionSum(PairDivergence pair, DistributionSet lowerSet, VertexLowerBound.Result lo, double eps,
             Options options) {
         SamplingHistogramMechanism m = pair.mechanism();
         if (lo.cells() == 0 || m.sampling() != Sampling.WITHOUT_REPLACEMENT) {

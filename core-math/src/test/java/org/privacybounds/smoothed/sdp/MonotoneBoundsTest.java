@@ -452,14 +452,9 @@ class MonotoneBoundsTest {
      */
     @Test
     void oneVertexClosesAroundItsValueSummedOverEveryHistogram() {
-        int n = 2_000;
-        double[][] v = {{0.45, 0.45, 0.10}};
-        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
-        double[] eps = {2};
-        PairDivergence pair = new PairDivergence(mech, n);
-        MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { })[0];
-        double[] exact = exactValues(List.of(new int[] {n}), v, n, mech, eps)[0][0];
-        assertTrue(b.logLower() <= exact[1] && exact[0] <= b.logUpper(), b + " around " + Arrays.toString(exact));
+        OneVertex r = oneVertex(new double[] {0.45, 0.45, 0.10}, 2);
+        MonotoneBounds.Bounds b = r.bounds();
+        double[] exact = r.exact();
         assertTrue(exact[1] - exact[0] < 1e-8, "the law's cells hold all but a negligible mass: " + Arrays.toString(exact));
         assertTrue(b.log10Gap() <= 1e-6, "gap " + b.log10Gap());
     }
@@ -467,17 +462,27 @@ class MonotoneBoundsTest {
     @Test
     void theLowerSideIsOneDirectionSummedOverReleasedAndLostCountsWhereThatIsLarger() {
         // a record moved out of the small category is the larger direction here: its sum lies above the cells and below the value
+        MonotoneBounds.Bounds b = oneVertex(new double[] {0.40, 0.52, 0.08}, 0.5).bounds();
+        assertTrue(b.lowerByDirection(), b.toString());
+        assertArrayEquals(new int[] {2, 0}, b.lowerPair());
+        assertEquals(DirectionSum.logLower(2_000, 1_980, 0.08, 0.40, 0.5, Double.POSITIVE_INFINITY), b.logLower(), 0);
+    }
+
+    /** Both bounds for one vertex at n = 2,000 (20 lost) and one eps, and the vertex's value summed over every histogram ({@link #exactValues}). */
+    private record OneVertex(MonotoneBounds.Bounds bounds, double[] exact) {
+    }
+
+    /** {@link OneVertex}, the value checked to lie between the bounds. */
+    private static OneVertex oneVertex(double[] vertex, double epsilon) {
         int n = 2_000;
-        double[][] v = {{0.40, 0.52, 0.08}};
+        double[][] v = {vertex};
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
-        double[] eps = {0.5};
+        double[] eps = {epsilon};
         PairDivergence pair = new PairDivergence(mech, n);
         MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { })[0];
         double[] exact = exactValues(List.of(new int[] {n}), v, n, mech, eps)[0][0];
-        assertTrue(b.lowerByDirection(), b.toString());
-        assertArrayEquals(new int[] {2, 0}, b.lowerPair());
-        assertEquals(DirectionSum.logLower(n, 1_980, 0.08, 0.40, 0.5, Double.POSITIVE_INFINITY), b.logLower(), 0);
         assertTrue(b.logLower() <= exact[1] && exact[0] <= b.logUpper(), b + " around " + Arrays.toString(exact));
+        return new OneVertex(b, exact);
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.privacybounds.jobs.common;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
 
 /**
@@ -77,7 +79,7 @@ public final class WorkLimit {
         if (x >= 1e6) {
             return String.format(Locale.ROOT, "%.2g", x);
         }
-        java.math.BigDecimal r = new java.math.BigDecimal(x).round(new java.math.MathContext(2));
+        BigDecimal r = new BigDecimal(x).round(new MathContext(2));
         return x >= 100 ? String.format(Locale.ROOT, "%,.0f", r.doubleValue()) : r.stripTrailingZeros().toPlainString();
     }
 
