@@ -38,6 +38,8 @@ final class DirectionSum {
     private static final double WINDOW = 12;
     /** Half-width of the kink in standard deviations of ln R. */
     private static final double KINK = 8;
+    /** What the upper bound bounds rather than sums, in ln relative to its floor (per row of lost histograms). */
+    private static final double TAIL = -36;
 
     private DirectionSum() {
     }
@@ -47,41 +49,19 @@ final class DirectionSum {
      * -infinity where nothing is lost, a share is 0, or the kink's CDF pairs would pass {@code maxRows}.
      */
     static double logLower(long n, long sampleSize, double pa, double pb, double eps, double maxRows) {
-        long lost = n - sampleSize;
-        if (lost < 1 || pa <= 0 || pb <= 0 || pa + pb > 1 || n > Integer.MAX_VALUE) {
+        Released k = Released.of(n, sampleSize, pa, pb);
+        if (k == null) {
             return Double.NEGATIVE_INFINITY;
         }
-        int t = (int) sampleSize;
-        int l = (int) lost;
-        double q = pb / (1 - pa);
-        // K_a's window (K_a >= 1: h_a >= 1, so that the neighbour exists)
-        double sa = Math.sqrt(t * pa * (1 - pa));
-        int lo = (int) Math.max(1, Math.floor(t * pa - WINDOW * sa - 1));
-        int hi = (int) Math.min(t, Math.ceil(t * pa + WINDOW * sa + 1));
-        BinomialDistribution ka = BinomialDistribution.of(t, pa);
-        int size = hi - lo + 1;
-        double[] pk = new double[size];
-        for (int i = 0; i < size; i++) {
-            pk[i] = Math.exp(ka.logProbability(lo + i));
-        }
-        double outside = Math.min(1, (ka.cumulativeProbability(lo - 1) + ka.survivalProbability(hi)) * (1 + CDF_MARGIN) + 1e-300);
-        // the kink's width: ln R spreads by about sqrt(1/E[K_a] + 1/E[K_b]) over K
-        double kink = KINK * Math.sqrt(1 / (t * pa) + 1 / (t * pb));
-        double ce = Math.exp(eps);
-        // work: j_b values times the kink's j_a per j_b times the window
-        BinomialDistribution jb = BinomialDistribution.of(l, pb);
+        int l = (int) (n - sampleSize);
         double sb = Math.sqrt(l * pb * (1 - pb));
         int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
         int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
-        double ratio = (t * pb) / (t * pa);
-        double rows = 0;
-        for (int b = bLo; b <= bHi; b++) {
-            rows += (2 * kink * (b + 1) / (ce * ratio) + 3) * size;
-        }
-        if (rows > maxRows) {
+        if (k.rows(bLo, bHi, eps) > maxRows) {
             return Double.NEGATIVE_INFINITY;
         }
-        double[][] moments = new double[l + 1][]; // per j_a: {sum p_k (T - k) q / (k + j_a), sum p_k / (k + j_a)}, from above
+        BinomialDistribution jb = BinomialDistribution.of(l, pb);
+        double ce = Math.exp(eps);
         LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
         IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
             LogSumExp s = new LogSumExp();
@@ -92,19 +72,18 @@ final class DirectionSum {
                 double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
                 if (a == 0) {
                     // rho = 0: every released k counts in full (K_a >= 1)
-                    s.add(logP + Math.log(Math.max(0, 1 - outside)));
+                    s.add(logP + Math.log(Math.max(0, 1 - k.outside)));
                     continue;
                 }
                 double c = ce * a / d;
-                double[] m = moments(moments, a, lo, pk, t, q);
-                double er = (m[0] + d * m[1]) * (1 + 1e-12) + outside * (t + d) / a;
-                double x = c * er;
-                if (x >= Math.exp(kink)) {
+                double[] m = k.moments(a);
+                double x = c * ((m[0] + d * m[1]) * (1 + 1e-12) + k.outside * (k.trials + d) / a);
+                if (x >= Math.exp(k.kink)) {
                     break; // c E[R] grows with j_a: every larger j_a lies beyond the kink too
                 }
                 double phi = Math.max(0, 1 - x);
-                if (x > Math.exp(-kink)) {
-                    phi = Math.max(phi, rows(a, d, c, lo, pk, t, q));
+                if (x > Math.exp(-k.kink)) {
+                    phi = Math.max(phi, k.rows(a, d, c, true));
                 }
                 if (phi > 0) {
                     s.add(logP + Math.log(phi));
@@ -120,49 +99,310 @@ final class DirectionSum {
         return total.log() - 1e-9;
     }
 
-    /** The sums over K_a's window for E[R] at this j_a, kept per j_a (the same for every j_b). */
-    private static double[] moments(double[][] cache, int a, int lo, double[] pk, int t, double q) {
-        synchronized (cache) {
-            if (cache[a] == null) {
-                double m0 = 0;
-                double m1 = 0;
-                for (int i = 0; i < pk.length; i++) {
-                    int k = lo + i;
-                    m0 += pk[i] * (t - k) * q / (k + a);
-                    m1 += pk[i] / (k + a);
-                }
-                cache[a] = new double[] {m0, m1};
-            }
-            return cache[a];
-        }
+    /**
+     * ln of an upper bound on the same expectation, or +infinity where nothing is lost, a share is 0, or the work would pass
+     * {@code maxRows}. Each Phi(j) from above: in the kink the same rows with each CDF moved the other way, plus the chance of
+     * K_a outside its window (Phi <= 1 there); below the kink (c E_K[R] under e^-kink)
+     * {@code 1 - c E_K[R] + c (T + j_b + 1) / j_a P(c R > 1)}; above it {@code P(c R < 1)}. Both chances are Chernoff bounds of
+     * a linear form of K, a sum of T independent records. Phi falls as j_a grows (c R rises with j_a for every K), so once a
+     * j_a lies beyond the kink and its bound times the chance of every larger j_a is below e^{@value #TAIL} of
+     * {@code logFloor}, that product bounds the rest of the row. Lost histograms beyond the j_b window count in full (Phi <= 1),
+     * the window reaching where their chance falls below the same floor (at least 12 standard deviations).
+     *
+     * @param logFloor ln of a value the expectation is about (e.g. a lower bound of it), to size what is bounded rather than
+     *                 summed; -infinity: windows of 12 standard deviations
+     */
+    static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor) {
+        return logUpper(n, sampleSize, pa, pb, eps, maxRows, logFloor, true);
     }
 
-    /** Phi(j) summed over K_a's window, each row from two binomial CDFs lowered for their rounding. */
-    private static double rows(int a, double d, double c, int lo, double[] pk, int t, double q) {
-        double sum = 0;
-        for (int i = 0; i < pk.length; i++) {
-            int k = lo + i;
-            double u = (k + a) / c;
-            long top = (long) Math.ceil(u - d) - 1; // the largest K_b with K_b + d < u
-            if (top < 0) {
-                continue;
+    /**
+     * {@link #logUpper(long, long, double, double, double, double, double)}, or with {@code exact} false each Phi(j) of the kink
+     * from its first two moments ({@link Released#momentBound}, at most 1.25 times Phi at the kink's middle) or the Chernoff
+     * bound of P(c R < 1), the smaller, with no CDF: for a direction far smaller than the other.
+     */
+    static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor, boolean exact) {
+        Released k = Released.of(n, sampleSize, pa, pb);
+        if (k == null) {
+            return Double.POSITIVE_INFINITY;
+        }
+        int l = (int) (n - sampleSize);
+        double cut = Math.min(-WINDOW * WINDOW / 2, logFloor + TAIL);
+        double sb = Math.sqrt(l * pb * (1 - pb));
+        int step = (int) Math.max(1, sb);
+        int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
+        int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
+        while (bLo > 0 && logBinomialTail(l, pb, bLo - 1, false) > cut) {
+            bLo = Math.max(0, bLo - step);
+        }
+        while (bHi < l && logBinomialTail(l, pb, bHi + 1, true) > cut) {
+            bHi = Math.min(l, bHi + step);
+        }
+        // the work, in CDF pairs (about 40 terms each): the moments per j_a (two passes over the window), about 100 terms per
+        // lost histogram (a Chernoff bound's search), and the kink's CDF pairs where exact
+        double as = Math.min(l, l * pa + WINDOW * Math.sqrt(l * pa * (1 - pa)) + 2);
+        double work = (as * k.pk.length * 2 + (bHi - bLo + 1.0) * as * 100) / 40 + (exact ? k.rows(bLo, bHi, eps) : 0);
+        if (work > maxRows) {
+            return Double.POSITIVE_INFINITY;
+        }
+        BinomialDistribution jb = BinomialDistribution.of(l, pb);
+        double ce = Math.exp(eps);
+        double upKink = Math.exp(k.kink);
+        int first = bLo;
+        LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
+        IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
+            LogSumExp s = new LogSumExp();
+            double logPb = jb.logProbability(b);
+            double shareA = pa / (1 - pb);
+            BinomialDistribution jaGivenB = l - b > 0 ? BinomialDistribution.of(l - b, shareA) : null;
+            double d = b + 1.0;
+            for (int a = 0; a <= l - b; a++) {
+                double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
+                if (a == 0) {
+                    s.add(logP); // rho = 0: Phi <= 1
+                    continue;
+                }
+                double c = ce * a / d;
+                double[] m = k.moments(a);
+                double erLow = (m[0] + d * m[1]) * (1 - 1e-12);
+                double erHigh = (m[0] + d * m[1]) * (1 + 1e-12) + k.outside * (k.trials + d) / a;
+                if (c * erLow >= upKink) {
+                    // beyond the kink: P(K_a - c K_b > c d - a); every larger j_a at most as much
+                    double logPhi = k.logLinearTail(1, -c, c * d - a);
+                    double logRest = logPb + logBinomialTail(l - b, shareA, a, true);
+                    if (logRest + logPhi < cut) {
+                        s.add(logRest + logPhi);
+                        break;
+                    }
+                    s.add(logP + logPhi);
+                    continue;
+                }
+                double phi;
+                if (c * erHigh <= 1 / upKink) {
+                    phi = 1 - c * erLow + c * (k.trials + d) / a * Math.exp(k.logLinearTail(-1, c, a - c * d));
+                } else {
+                    phi = exact ? k.rows(a, d, c, false) + k.outside
+                            : Math.min(k.momentBound(a, d, c), Math.exp(k.logLinearTail(1, -c, c * d - a)));
+                }
+                s.add(logP + Math.log(Math.min(1, phi)));
             }
-            int trials = t - k;
-            double row;
-            if (top >= trials) {
-                row = 1 - d / u - trials * q / u; // every K_b: E[1 - (K_b + d) / u]
-                row -= 1e-15 * (1 + d / u + trials * q / u);
-            } else {
-                double f = BinomialDistribution.of(trials, q).cumulativeProbability((int) top) * (1 - CDF_MARGIN);
-                // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1); top < trials, so N - 1 >= top >= 1 where it is not 0
-                double f1 = top >= 1 ? Math.min(1, BinomialDistribution.of(trials - 1, q).cumulativeProbability((int) top - 1) * (1 + CDF_MARGIN)) : 0;
-                row = f * (1 - d / u) - trials * q * f1 / u;
-                row -= 1e-15 * (f + trials * q * f1 / u);
+            parts[b - first] = s;
+        });
+        LogSumExp total = new LogSumExp();
+        for (LogSumExp p : parts) {
+            total.addAll(p);
+        }
+        // the lost histograms beyond the window, in full
+        total.add(logBinomialTail(l, pb, bLo - 1, false));
+        total.add(logBinomialTail(l, pb, bHi + 1, true));
+        return total.log() + 1e-9;
+    }
+
+    /**
+     * ln of an upper bound on P(X <= x) ({@code upper} false) or P(X >= x) ({@code upper} true), X ~ Binomial(trials, p): the
+     * Chernoff bound {@code exp(-trials KL(x / trials || p))} past the mean, 1 before it, 0 outside [0, trials].
+     */
+    static double logBinomialTail(long trials, double p, long x, boolean upper) {
+        if (upper ? x > trials : x < 0) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        double r = (double) x / trials;
+        if (upper ? r <= p : r >= p) {
+            return 0;
+        }
+        double v = -trials * ChernoffBound.kl(r, p);
+        return v + 1e-9 * Math.abs(v) + 1e-12;
+    }
+
+    /** The released counts' law and the sums over K_a's window that both sides share. */
+    private static final class Released {
+        final int trials;
+        final double pa;
+        final double pb;
+        final double q;
+        final int lo;
+        final double[] pk;
+        /** The chance of K_a outside the window (below it or 0, or above it), from above. */
+        final double outside;
+        /** The kink's half-width in ln R. */
+        final double kink;
+        private final double[][] moments;
+
+        private Released(int trials, double pa, double pb, int lo, double[] pk, double outside, double kink, int lost) {
+            this.trials = trials;
+            this.pa = pa;
+            this.pb = pb;
+            this.q = pb / (1 - pa);
+            this.lo = lo;
+            this.pk = pk;
+            this.outside = outside;
+            this.kink = kink;
+            this.moments = new double[lost + 1][];
+        }
+
+        /** The law, or null where nothing is lost or a share is 0. */
+        static Released of(long n, long sampleSize, double pa, double pb) {
+            long lost = n - sampleSize;
+            if (lost < 1 || pa <= 0 || pb <= 0 || pa + pb > 1 || n > Integer.MAX_VALUE) {
+                return null;
             }
-            if (row > 0) {
-                sum += pk[i] * row;
+            int t = (int) sampleSize;
+            // K_a's window (K_a >= 1: h_a >= 1, so that the neighbour exists)
+            double sa = Math.sqrt(t * pa * (1 - pa));
+            int lo = (int) Math.max(1, Math.floor(t * pa - WINDOW * sa - 1));
+            int hi = (int) Math.min(t, Math.ceil(t * pa + WINDOW * sa + 1));
+            BinomialDistribution ka = BinomialDistribution.of(t, pa);
+            double[] pk = new double[hi - lo + 1];
+            for (int i = 0; i < pk.length; i++) {
+                pk[i] = Math.exp(ka.logProbability(lo + i));
+            }
+            double outside = Math.min(1, (ka.cumulativeProbability(lo - 1) + ka.survivalProbability(hi)) * (1 + CDF_MARGIN) + 1e-300);
+            // the kink's width: ln R spreads by about sqrt(1/E[K_a] + 1/E[K_b]) over K
+            double kink = KINK * Math.sqrt(1 / (t * pa) + 1 / (t * pb));
+            return new Released(t, pa, pb, lo, pk, outside, kink, (int) lost);
+        }
+
+        /** The kink's CDF pairs over j_b in [bLo, bHi]: per j_b the kink's j_a times the window. */
+        double rows(int bLo, int bHi, double eps) {
+            double ratio = pb / pa;
+            double rows = 0;
+            for (int b = bLo; b <= bHi; b++) {
+                rows += (2 * kink * (b + 1) / (Math.exp(eps) * ratio) + 3) * pk.length;
+            }
+            return rows;
+        }
+
+        /**
+         * Per j_a, over the window, kept (the same for every j_b): {sum p_k (T - k) q / (k + j_a), sum p_k / (k + j_a)} and the sums
+         * of {@link #momentBound}.
+         */
+        double[] moments(int a) {
+            synchronized (moments) {
+                if (moments[a] == null) {
+                    double m0 = 0;
+                    double m1 = 0;
+                    for (int i = 0; i < pk.length; i++) {
+                        int k = lo + i;
+                        m0 += pk[i] * (trials - k) * q / (k + a);
+                        m1 += pk[i] / (k + a);
+                    }
+                    // and for the second moment of R: sum p_k, sum p_k E[K_b | k]^2 / u^2, sum p_k E[K_b | k] / u^2, sum p_k / u^2,
+                    // sum p_k Var(K_b | k) / u^2 (u = k + j_a)
+                    double s0 = 0;
+                    double q2 = 0;
+                    double q1 = 0;
+                    double q0 = 0;
+                    double w = 0;
+                    for (int i = 0; i < pk.length; i++) {
+                        int k = lo + i;
+                        double u2 = (double) (k + a) * (k + a);
+                        double mu = (trials - k) * q;
+                        s0 += pk[i];
+                        q2 += pk[i] * mu * mu / u2;
+                        q1 += pk[i] * mu / u2;
+                        q0 += pk[i] / u2;
+                        w += pk[i] * mu * (1 - q) / u2;
+                    }
+                    moments[a] = new double[] {m0, m1, s0, q2, q1, q0, w};
+                }
+                return moments[a];
             }
         }
-        return sum * (1 - 1e-12);
+
+        /**
+         * An upper bound on Phi(j) = E[X_+], X = 1 - c R, from its first two moments: {@code E[X_+] = (E[X] + E|X|) / 2 <=
+         * (E[X] + sqrt(E[X^2])) / 2}, each moment over the window from above (1e-13 of the terms' size for the rounding of the
+         * second, whose terms cancel to about c^2 Var R) plus K_a outside it at the largest |X|. At the kink's middle it is about
+         * 1.25 times Phi (0.5 against 0.4 standard deviations of X), for no CDF.
+         */
+        double momentBound(int a, double d, double c) {
+            double[] m = moments(a);
+            double er = m[0] + d * m[1];
+            double er2 = m[3] + 2 * d * m[4] + d * d * m[5] + m[6];
+            double xMax = Math.max(1, c * (trials + d) / a - 1);
+            double mean = (m[2] - c * er) + 1e-13 * (m[2] + c * er) + outside;
+            double second = (m[2] - 2 * c * er + c * c * er2) + 1e-13 * (m[2] + 2 * c * er + c * c * er2) + outside * xMax * xMax;
+            return (mean + Math.sqrt(Math.max(0, second))) / 2;
+        }
+
+        /**
+         * Phi(j) summed over K_a's window, each row from two binomial CDFs moved for their rounding so that the row is lowered
+         * ({@code lower}) or raised.
+         */
+        double rows(int a, double d, double c, boolean lower) {
+            double sign = lower ? -1 : 1;
+            double sum = 0;
+            for (int i = 0; i < pk.length; i++) {
+                int k = lo + i;
+                double u = (k + a) / c;
+                long top = (long) Math.ceil(u - d) - 1; // the largest K_b with K_b + d < u
+                if (top < 0) {
+                    continue;
+                }
+                int n = trials - k;
+                double row;
+                if (top >= n) {
+                    row = 1 - d / u - n * q / u; // every K_b: E[1 - (K_b + d) / u]
+                    row += sign * 1e-15 * (1 + d / u + n * q / u);
+                } else {
+                    double f = Math.min(1, BinomialDistribution.of(n, q).cumulativeProbability((int) top) * (1 + sign * CDF_MARGIN));
+                    // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1); top < N, so N - 1 >= top >= 1 where it is not 0
+                    double f1 = top >= 1 ? Math.min(1, BinomialDistribution.of(n - 1, q).cumulativeProbability((int) top - 1) * (1 - sign * CDF_MARGIN)) : 0;
+                    row = f * (1 - d / u) - n * q * f1 / u;
+                    row += sign * 1e-15 * (f + n * q * f1 / u);
+                }
+                if (row > 0) {
+                    sum += pk[i] * row;
+                }
+            }
+            return sum * (1 + sign * 1e-12);
+        }
+
+        /**
+         * ln of an upper bound on {@code P(ua K_a + ub K_b >= x)}, K ~ Multinomial(T; pa, pb, rest): Chernoff,
+         * {@code min over theta >= 0 of T ln(pa e^(theta ua) + pb e^(theta ub) + rest) - theta x}, the minimum found by bisection
+         * on the derivative (any theta gives a bound).
+         */
+        double logLinearTail(double ua, double ub, double x) {
+            double rest = Math.max(0, 1 - pa - pb);
+            double mean = trials * (ua * pa + ub * pb);
+            if (x <= mean) {
+                return 0;
+            }
+            if (x > trials * Math.max(0, Math.max(ua, ub)) * (1 + 1e-12)) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            double lo = 0;
+            double hi = 1;
+            while (slope(ua, ub, rest, hi) < x && hi < 1e6) {
+                lo = hi;
+                hi *= 2;
+            }
+            for (int i = 0; i < 60; i++) {
+                double mid = (lo + hi) / 2;
+                if (slope(ua, ub, rest, mid) < x) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            double theta = (lo + hi) / 2;
+            double lnM = logMgf(ua, ub, rest, theta);
+            double v = trials * lnM - theta * x;
+            return Math.min(0, v + 1e-9 * (trials * Math.abs(lnM) + Math.abs(theta * x)) + 1e-12);
+        }
+
+        private double logMgf(double ua, double ub, double rest, double theta) {
+            double s = theta * Math.max(ua, ub);
+            return s + Math.log(pa * Math.exp(theta * ua - s) + pb * Math.exp(theta * ub - s) + rest * Math.exp(-s));
+        }
+
+        /** The derivative in theta of T ln M(theta). */
+        private double slope(double ua, double ub, double rest, double theta) {
+            double s = theta * Math.max(ua, ub);
+            double ea = pa * Math.exp(theta * ua - s);
+            double eb = pb * Math.exp(theta * ub - s);
+            return trials * (ua * ea + ub * eb) / (ea + eb + rest * Math.exp(-s));
+        }
     }
 }

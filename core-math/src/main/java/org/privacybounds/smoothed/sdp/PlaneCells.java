@@ -119,6 +119,8 @@ final class PlaneCells {
 
     /** ln of what the cells could still gain when {@link #run} stopped (-infinity where nothing). */
     double logGainLeft = Double.NEGATIVE_INFINITY;
+    /** ln of a part of the bound summed elsewhere (a plane bounded otherwise), added to the cells' total. */
+    double logFixed = Double.NEGATIVE_INFINITY;
     /** Work done, in terms summed: the evaluations' own, and {@link #CDF_TERMS} for each CDF of a cell probability. */
     double work;
 
@@ -361,8 +363,9 @@ final class PlaneCells {
         }
     }
 
-    private static double total(Iterable<Cell> cells) {
+    private double total(Iterable<Cell> cells) {
         LogSumExp s = new LogSumExp();
+        s.add(logFixed);
         for (Cell c : cells) {
             s.add(c.logP + c.logValue);
         }

@@ -166,13 +166,20 @@ public final class SmoothedRunner {
                 lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, how, 1, 0));
                 continue;
             }
+            String direct = x.upperDirectPlane() == null ? "" : String.format(Locale.ROOT, "; the plane of categories %d and %d (the"
+                    + " largest pair at G's mean) instead over all of G's law by two directions of its pair (a record moved each way, at most"
+                    + " the pair's largest divergence by monotonicity after one more record moved out of the pair, about 23 records moved"
+                    + " by thinning so that each is a multinomial law), each summed exactly over the lost and released counts from above"
+                    + " (two binomial CDFs per released count near the threshold, raised by 1e-12 relative each; the smaller direction"
+                    + " from its first two moments where it is below 1e-6 of the larger; Chernoff bounds for the tails)",
+                    x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
             upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
                             + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"
                             + " G summed over %d cells of the pairs' planes covering every count, each plane's outcomes those where its pair"
                             + " are the two smallest counts (a tie to the lower index, so counted once), each cell's probability raised by 2e-12"
                             + " relative for its binomial CDFs (log-space sums in the far tails) times the divergence at its lower corner"
-                            + " raised by its error bound", x.upperCells()), 0, 0));
+                            + " raised by its error bound%s", x.upperCells(), direct), 0, 0));
             if (x.lowerByDirection()) {
                 lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, x.lowerRelativeError(), String.format(Locale.ROOT,
                         "lower bound: the assignment with every record on vertex %d (%s); its value E[delta(H)] is at least that of one"

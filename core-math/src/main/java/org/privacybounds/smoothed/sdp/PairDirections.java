@@ -1,0 +1,194 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.privacybounds.numeric.LogMath;
+import org.privacybounds.numeric.LogSumExp;
+import org.privacybounds.smoothed.SamplingHistogramMechanism;
+
+/**
+ * An upper bound on {@code E[pair(H_a, H_b)]}, the largest of a pair's four divergences ({@link PairDivergence}) over
+ * (H_a, H_b, rest) ~ Multinomial(n; pa, pb, 1 - pa - pb), from its two directions summed over the lost and released counts
+ * ({@link DirectionSum#logUpper}).
+ *
+ * <p><b>Two directions.</b> With {@code A(h) = d(h, h - e_a + e_b)} and {@code B(h) = d(h, h + e_a - e_b)},
+ * {@code pair(h) = max(A(h), A(h + e_a - e_b), B(h), B(h - e_a + e_b))}. Where h_a, h_b >= 1 the monotonicity proven in
+ * {@link PairDivergence} (a record moved from a third category r into a or b raises none of them) gives
+ * {@code max(A(h), A(h + e_a - e_b)) <= A(h - e_b + e_r)} and {@code max(B(h), B(h - e_a + e_b)) <= B(h - e_a + e_r)}; where a count
+ * is 0, pair(h) is at most the DP delta.
+ *
+ * <p><b>One record moved, by thinning.</b> {@code H - e_b + e_r} is not a multinomial law. Move each b-record of H to r with
+ * chance theta: the result H' ~ Multinomial(n; pa, pb - theta pb, ...), and wherever at least one record moved,
+ * {@code A(H - e_b + e_r) <= A(H')} (monotonicity again). None moved with chance {@code (1 - theta)^H_b}, so with
+ * {@code U = E[A(H - e_b + e_r); H_b >= 1]} and any count h0, {@code U <= E[A(H')] + (1 - theta)^h0 U + P(H_b < h0) DP}, that is
+ * {@code U <= (E[A(H')] + P(H_b < h0) DP) / (1 - (1 - theta)^h0)}; h0 is where P(H_b < h0) DP falls far below the floor and
+ * theta = D / h0 (about D records moved, (1 - theta)^h0 <= e^-D). B alike with a's records. What this costs is D s + e^-D, s
+ * the growth of ln E[A] per record moved out of b; D = ln(1 / s) (from 6 to 23) makes it least.
+ *
+ * <p><b>The smaller direction, where it never matters.</b> Both together give {@code pair <= A' + B'}, which at n = 1e6 and
+ * eps = 0.5 is 4e-4 above the larger alone. Over boxes of the (h_a, h_b) plane (edges 4 to 48 standard deviations from the
+ * mean): on a box where the smaller direction at its lower corner (one record further out, as above) lies below the larger
+ * at its upper corner (each moved by its error bound), the smaller is below the larger everywhere in it (both fall as the
+ * counts grow), so the pair is the larger's; elsewhere the pair is at most its value at the box's lower corner, times the
+ * box's chance from above. So {@code E[pair] <= E[larger, moved] + sum over the other boxes}, where that is smaller.
+ */
+final class PairDirections {
+    /** Box edges, in standard deviations from each count's mean. */
+    private static final double[] EDGES = {-48, -32, -24, -16, -12, -8, -4, 0, 4, 8, 12, 16, 24, 32, 48};
+    /** Records moved by thinning at most: (1 - theta)^h0 <= e^-23. */
+    private static final double MOVED = 23;
+    /** How far below the floor (ln) what is bounded rather than summed lies. */
+    private static final double TAIL = -36;
+
+    private PairDirections() {
+    }
+
+    /**
+     * ln of the upper bound, or +infinity where it is not done (no loss, n past the int range, fewer than 46 records at h0 to
+     * thin, or the larger direction's exact sum beyond {@code maxRows}).
+     *
+     * @param mechanism the released mechanism, for the boxes' divergences (null: no boxes, the two directions' sum)
+     * @param logFloor  ln of a value the expectation is about (a lower bound of it), to size what is bounded rather than summed
+     */
+    static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double logFloor) {
+        long sampleSize = mechanism.sampleSize();
+        if (!(pa > 0 && pb > 0 && pa + pb < 1) || n > Integer.MAX_VALUE || n - sampleSize < 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double logDp = mechanism.logDpDelta(n);
+        // each direction from its moments first (no CDF); the larger then summed exactly (within maxRows)
+        double[] dir = {thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, false, MOVED),
+            thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, false, MOVED)};
+        if (!(Math.max(dir[0], dir[1]) < Double.POSITIVE_INFINITY)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        int major = dir[0] >= dir[1] ? 0 : 1;
+        // fewer records moved cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s the growth of ln
+        // E per record moved, measured on the moments' bound between D and D / 2 (a choice only: any D gives a bound)
+        double half = major == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, false, MOVED / 2)
+                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, false, MOVED / 2);
+        double slope = (dir[major] - half) / (MOVED / 2);
+        double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
+        dir[major] = Math.min(dir[major], major == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, true, moved)
+                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, true, moved));
+        // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
+        double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
+        double dominated = LogMath.logAdd(LogMath.logAdd(dir[major], zero), boxes(mechanism, n, pa, pb, major, eps, logDp));
+        if (dominated - dir[major] > 1e-7) {
+            // the boxes leave too much: the smaller direction too, summed exactly where it is more than 1e-6 of the two
+            int minor = 1 - major;
+            if (dir[minor] - LogMath.logAdd(dir[0], dir[1]) > Math.log(1e-6)) {
+                dir[minor] = Math.min(dir[minor], minor == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, true, MOVED)
+                        : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, true, MOVED));
+            }
+        }
+        double both = LogMath.logAdd(LogMath.logAdd(dir[0], dir[1]), zero);
+        return Math.min(both, dominated) + 1e-12;
+    }
+
+    /**
+     * ln of the bound on E[A(H - e_b + e_r); H_b >= 1] of the class comment, A moving a record from the category of share pa to
+     * that of pb; {@code exact} as in {@link DirectionSum#logUpper(long, long, double, double, double, double, double, boolean)}.
+     */
+    private static double thinned(long n, long sampleSize, double pa, double pb, double eps, double logDp, double maxRows, double logFloor,
+            boolean exact, double records) {
+        double sd = Math.sqrt(n * pb * (1 - pb));
+        double target = Math.min(-72, logFloor + TAIL) - logDp;
+        long h0 = -1;
+        for (double z = 12; z < 1e3; z += 2) {
+            long at = (long) Math.floor(n * pb - z * sd);
+            if (at < 1) {
+                break;
+            }
+            if (DirectionSum.logBinomialTail(n, pb, at - 1, false) <= target) {
+                h0 = at;
+                break;
+            }
+        }
+        double theta = records / h0;
+        if (h0 < 1 || theta >= 0.5) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double moved = DirectionSum.logUpper(n, sampleSize, pa, pb * (1 - theta), eps, maxRows, logFloor, exact);
+        double factor = -Math.expm1(h0 * Math.log1p(-theta));
+        return LogMath.logAdd(moved, DirectionSum.logBinomialTail(n, pb, h0 - 1, false) + logDp) - Math.log(factor);
+    }
+
+    /**
+     * ln of the sum over the boxes where the smaller direction is not shown below the larger ({@code major}: 0 for a to b, 1
+     * for b to a) of the box's chance from above times the pair at its lower corner; -infinity where every box is shown.
+     */
+    static double boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp) {
+        long[] ea = edges(n, pa);
+        long[] eb = edges(n, pb);
+        List<long[]> boxes = new ArrayList<>();
+        for (int i = 0; i + 1 < ea.length; i++) {
+            for (int j = 0; j + 1 < eb.length; j++) {
+                if (ea[i] + eb[j] <= n) {
+                    boxes.add(new long[] {ea[i], ea[i + 1] - 1, eb[j], eb[j + 1] - 1});
+                }
+            }
+        }
+        // the smaller direction moves a record from x to y; its largest over a box, one record further out, at (x0, y0 - 1)
+        int x = 1 - major;
+        int y = major;
+        double[] left = boxes.parallelStream().mapToDouble(box -> {
+            long a0 = box[0];
+            long b0 = box[2];
+            long a1 = box[1];
+            long b1 = box[3];
+            double logP = Math.min(logInterval(n, pa, a0, a1), logInterval(n, pb, b0, b1));
+            if (logP == Double.NEGATIVE_INFINITY) {
+                return logP;
+            }
+            long[] small = {a0 - (y == 0 ? 1 : 0), b0 - (y == 1 ? 1 : 0)};
+            if (small[0] >= 1 && small[1] >= 1 && a1 + b1 <= n && b1 >= 1 && a1 >= 1) {
+                double[] s = mechanism.logHockeyStick(new long[] {small[0], small[1], n - small[0] - small[1]}, x, y, eps);
+                double[] l = mechanism.logHockeyStick(new long[] {a1, b1, n - a1 - b1}, y, x, eps);
+                if (s[0] + Math.log1p(s[1]) <= l[0] + Math.log1p(-Math.min(0.5, l[1]))) {
+                    return Double.NEGATIVE_INFINITY; // the larger direction's everywhere in the box
+                }
+            }
+            double pairAt = a0 >= 1 && b0 >= 1 ? Math.min(logDp, atLeast(mechanism.pairProfile(new long[] {a0, b0, n - a0 - b0}, 0, 1, eps)))
+                    : logDp;
+            return logP + pairAt;
+        }).toArray();
+        LogSumExp s = new LogSumExp();
+        for (double v : left) {
+            s.add(v);
+        }
+        return s.log() + 1e-12;
+    }
+
+    private static double atLeast(org.privacybounds.smoothed.ProfileValue v) {
+        return v.logDelta() + Math.log1p(v.relativeErrorBound());
+    }
+
+    /** Box edges for one count: 0, the mean plus {@link #EDGES} standard deviations (within [1, n]), n + 1. */
+    private static long[] edges(long n, double p) {
+        double sd = Math.sqrt(n * p * (1 - p));
+        TreeSet<Long> e = new TreeSet<>();
+        e.add(0L);
+        e.add(n + 1);
+        for (double z : EDGES) {
+            e.add(Math.max(1, Math.min(n, Math.round(n * p + z * sd))));
+        }
+        return e.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** ln of an upper bound on P(lo <= X <= hi), X ~ Binomial(n, p): a Chernoff tail where the interval lies to one side of the mean. */
+    private static double logInterval(long n, double p, long lo, long hi) {
+        if (hi < lo) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (hi < n * p) {
+            return DirectionSum.logBinomialTail(n, p, hi, false);
+        }
+        if (lo > n * p) {
+            return DirectionSum.logBinomialTail(n, p, lo, true);
+        }
+        return 0;
+    }
+}
