@@ -31,7 +31,10 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * in the order of (count, index), so that a tie is counted once. Each
  * term is bounded above over cells of the (g_i, g_j) plane covering all of it, each cell's probability (with the condition on
  * the other counts) from above times the pair at its lower corner ({@link PlaneCells}); the cells of every plane are refined
- * together where they can lower the bound most. Where one vertex attains the smallest shares of the two smallest categories,
+ * together where they can lower the bound most. The plane of G's two smallest shares (their pair is the two smallest counts
+ * about always) is bounded instead over all of G's law by its pair's two directions summed exactly ({@link PairDirections}),
+ * where that comes within {@link #DIRECT_GAP} of the lower bound: cells reach 1e-6 only point by point where the pair changes
+ * fast, the sums do not depend on that. Where one vertex attains the smallest shares of the two smallest categories,
  * G's law of those two counts is that vertex's, and the two sides close as the cells are refined.
  *
  * <p><b>Lower bound, one assignment.</b> Every record on one vertex v: delta_SDP is at least E[delta(H)],

@@ -166,12 +166,14 @@ public final class SmoothedRunner {
                 lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, 0, how, 1, 0));
                 continue;
             }
-            String direct = x.upperDirectPlane() == null ? "" : String.format(Locale.ROOT, "; the plane of categories %d and %d (the"
-                    + " largest pair at G's mean) instead over all of G's law by two directions of its pair (a record moved each way, at most"
-                    + " the pair's largest divergence by monotonicity after one more record moved out of the pair, about 23 records moved"
-                    + " by thinning so that each is a multinomial law), each summed exactly over the lost and released counts from above"
-                    + " (two binomial CDFs per released count near the threshold, raised by 1e-12 relative each; the smaller direction"
-                    + " from its first two moments where it is below 1e-6 of the larger; Chernoff bounds for the tails)",
+            String direct = x.upperDirectPlane() == null ? "" : String.format(Locale.ROOT, "; the plane of categories %d and %d (G's two"
+                    + " smallest shares) instead over all of G's law from the two directions of its pair (a record moved each way, each at"
+                    + " most its value with one more record moved out of the pair, by monotonicity), each direction's expectation summed"
+                    + " exactly over the lost and released counts from above (two binomial CDFs per released count near the threshold,"
+                    + " raised by 1e-12 relative each; Chernoff bounds for the tails) after 6 to 23 records moved out of the pair by"
+                    + " thinning so that its law is a multinomial; the smaller direction counted only over boxes of the plane where it is"
+                    + " not shown below the larger (both monotone), at the box's chance from above times the pair at its lower corner, or"
+                    + " summed like the larger where that is less",
                     x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
             upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
