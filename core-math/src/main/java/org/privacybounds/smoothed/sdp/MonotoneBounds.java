@@ -369,7 +369,7 @@ public final class MonotoneBounds {
         int main = smallestPlane(categories, q);
         double logMain = pair.mechanism().sampling() == Sampling.WITHOUT_REPLACEMENT && logLower > Double.NEGATIVE_INFINITY
                 ? PairDirections.logUpper(pair.mechanism(), n, planes.get(main).pr(), planes.get(main).pc(), eps, options.termsPerSide() / 40,
-                        logLower)
+                        logLower, logLower + DIRECT_GAP)
                 : Double.POSITIVE_INFINITY;
         Upper direct = null;
         if (logMain < logDp && logMain - logLower <= DIRECT_GAP) {

@@ -53,6 +53,15 @@ final class PairDirections {
      * @param logFloor  ln of a value the expectation is about (a lower bound of it), to size what is bounded rather than summed
      */
     static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double logFloor) {
+        return logUpper(mechanism, n, pa, pb, eps, maxRows, logFloor, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * {@link #logUpper(SamplingHistogramMechanism, long, double, double, double, double, double)}, given up (+infinity) as soon as
+     * the larger direction alone lies above {@code logWanted}: the bound would not be used.
+     */
+    static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double logFloor,
+            double logWanted) {
         long sampleSize = mechanism.sampleSize();
         if (!(pa > 0 && pb > 0 && pa + pb < 1) || n > Integer.MAX_VALUE || n - sampleSize < 1) {
             return Double.POSITIVE_INFINITY;
@@ -73,6 +82,9 @@ final class PairDirections {
         double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
         dir[major] = Math.min(dir[major], major == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, true, moved)
                 : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, true, moved));
+        if (!(dir[major] <= logWanted)) {
+            return Double.POSITIVE_INFINITY;
+        }
         // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
         double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
         double dominated = LogMath.logAdd(LogMath.logAdd(dir[major], zero), boxes(mechanism, n, pa, pb, major, eps, logDp));
