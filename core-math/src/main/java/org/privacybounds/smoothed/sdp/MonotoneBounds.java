@@ -300,10 +300,10 @@ public final class MonotoneBounds {
     }
 
     /**
-     * The upper side bounds its largest plane by two directions summed exactly ({@link PairDirections}) instead of
-     * cells where that comes within this (in ln) of the lower bound: the sum of the two directions, and the shift of about 23
-     * records that makes each a multinomial law, cost what they cost whatever the work, while the cells narrow with it (at
-     * n = 1e4 with 0.2 % lost the sum lay 0.1 to 0.2 in log10 above the value, at 1e6 within 3e-5 for eps >= 1).
+     * The upper side bounds the plane of G's two smallest shares by its pair's directions summed exactly ({@link PairDirections})
+     * instead of cells where that comes within this (in ln) of the lower bound: the records moved by thinning (6 to 23) cost what
+     * they cost whatever the work, while the cells narrow with it (on the issue hull with 0.2 % lost the directions came within
+     * 3e-5 in log10 at n = 1e6; at n = 1e4, 20 lost, not within this, and the cells stay).
      */
     static final double DIRECT_GAP = 1e-3;
 
