@@ -110,7 +110,7 @@ public final class MonotoneBounds {
      * @param lowerByDirection whether the lower bound is one direction of the pair summed over the released and lost counts
      *                    ({@link DirectionSum}, moving a record from {@code lowerPair[0]} to {@code lowerPair[1]}) rather than
      *                    the cells, where that is larger
-     * @param upperDirectPlane the plane {r, c} of the upper side's largest pair at G's mean, where its pair over all of G's law is
+     * @param upperDirectPlane the plane {r, c} of G's two smallest shares, where its pair over all of G's law is
      *                    bounded by two directions summed from above ({@link PairDirections}) rather than by cells; null
      *                    where the cells cover every plane
      */

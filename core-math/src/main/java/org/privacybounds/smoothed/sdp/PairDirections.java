@@ -68,8 +68,10 @@ final class PairDirections {
         }
         double logDp = mechanism.logDpDelta(n);
         // each direction from its moments first (no CDF); the larger then summed exactly (within maxRows)
-        double[] dir = {thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, false, MOVED),
-            thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, false, MOVED)};
+        // direction i = 0 moves a record from a to b, i = 1 from b to a
+        Direction direction = (i, exact, records) -> i == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, exact, records)
+                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, exact, records);
+        double[] dir = {direction.log(0, false, MOVED), direction.log(1, false, MOVED)};
         if (!(Math.max(dir[0], dir[1]) < Double.POSITIVE_INFINITY)) {
             return Double.POSITIVE_INFINITY;
         }
@@ -82,12 +84,10 @@ final class PairDirections {
         }
         // fewer records moved cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s the growth of ln
         // E per record moved, measured on the moments' bound between D and D / 2 (a choice only: any D gives a bound)
-        double half = major == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, false, MOVED / 2)
-                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, false, MOVED / 2);
+        double half = direction.log(major, false, MOVED / 2);
         double slope = (dir[major] - half) / (MOVED / 2);
         double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
-        dir[major] = Math.min(dir[major], major == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, true, moved)
-                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, true, moved));
+        dir[major] = Math.min(dir[major], direction.log(major, true, moved));
         if (!(dir[major] <= logWanted)) {
             return Double.POSITIVE_INFINITY;
         }
@@ -98,12 +98,16 @@ final class PairDirections {
             // the boxes leave too much: the smaller direction too, summed exactly where it is more than 1e-6 of the two
             int minor = 1 - major;
             if (dir[minor] - LogMath.logAdd(dir[0], dir[1]) > Math.log(1e-6)) {
-                dir[minor] = Math.min(dir[minor], minor == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, true, MOVED)
-                        : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, true, MOVED));
+                dir[minor] = Math.min(dir[minor], direction.log(minor, true, MOVED));
             }
         }
         double both = LogMath.logAdd(LogMath.logAdd(dir[0], dir[1]), zero);
         return Math.min(both, dominated) + 1e-12;
+    }
+
+    /** ln of one direction's bound ({@link #thinned}) by its index. */
+    private interface Direction {
+        double log(int index, boolean exact, double records);
     }
 
     /**
