@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import org.apfloat.Apfloat;
 import org.apfloat.ApfloatMath;
@@ -377,6 +378,31 @@ public final class HighPrecisionVerifier {
                 }
             }
         }
+
+        /**
+         * Adds the outcome of multisets that come after this one's in the walk: the same as adding them one by one (the first
+         * of equal maxima is kept, the near ties stay in the walk's order up to {@link #MAX_NEAR_TIES}).
+         */
+        void merge(Outcome o) {
+            count += o.count;
+            if (o.argmax != null && (argmax == null || o.argmaxCost.hi.compareTo(argmaxCost.hi) > 0)) {
+                argmax = o.argmax;
+                argmaxCost = o.argmaxCost;
+            }
+            if (o.failing != null && (failing == null || o.failingCost.lo.compareTo(failingCost.lo) > 0)) {
+                failing = o.failing;
+                failingCost = o.failingCost;
+            }
+            for (int i = 0; i < o.near.size(); i++) {
+                if (near.size() < MAX_NEAR_TIES) {
+                    near.add(o.near.get(i));
+                    nearCost.add(o.nearCost.get(i));
+                } else {
+                    overflow++;
+                }
+            }
+            overflow += o.overflow;
+        }
     }
 
     /** The set, the exact target and gamma: the pieces every pass needs. */
@@ -603,19 +629,46 @@ public final class HighPrecisionVerifier {
             }
         }
 
+        /**
+         * Every multiset: the subtrees of the first interior corner's count (0 to K) on the common pool, each into its own
+         * outcome, merged in the order of that count, so the result is the sequential walk's (see {@link Outcome#merge}).
+         */
         void walkAll() {
-            recurse(0, new Laws(pb.k, a), new int[pb.kinds.length]);
+            if (interior == 0) {
+                leaves(new Laws(pb.k, a), new int[pb.kinds.length], outcome);
+                return;
+            }
+            List<Laws> starts = new ArrayList<>();
+            Laws l = new Laws(pb.k, a);
+            while (true) {
+                starts.add(new Laws(l));
+                if (l.size == pb.k) {
+                    break;
+                }
+                Iv[] f = factors[0];
+                l.add(f[0], f[1], f[2], f[3], a);
+            }
+            Outcome[] parts = IntStream.range(0, starts.size()).parallel().mapToObj(n -> {
+                Outcome o = new Outcome();
+                int[] counts = new int[pb.kinds.length];
+                counts[0] = n;
+                recurse(1, starts.get(n), counts, o);
+                return o;
+            }).toArray(Outcome[]::new);
+            for (Outcome o : parts) {
+                outcome.merge(o);
+            }
         }
 
-        private void recurse(int j, Laws laws, int[] counts) {
+        private void recurse(int j, Laws laws, int[] counts, Outcome out) {
             if (j == interior) {
-                leaves(laws, counts);
+                leaves(laws, counts, out);
                 return;
             }
             Laws l = new Laws(laws);
             for (int n = 0; l.size <= pb.k; n++) {
                 counts[j] = n;
-                recurse(j + 1, l, counts);
+                recurse(j + 1, l, counts, out);
                 if (l.size == pb.k) {
                     break;
                 }
@@ -625,13 +678,13 @@ public final class HighPrecisionVerifier {
             counts[j] = 0;
         }
 
-        private void leaves(Laws laws, int[] counts) {
+        private void leaves(Laws laws, int[] counts, Outcome out) {
             laws.differences(a);
             int rest = pb.k - laws.size;
             for (int n1 = 0; n1 <= rest; n1++) {
                 counts[interior] = rest - n1;
                 counts[interior + 1] = n1;
-                outcome.add(counts, laws.cost(n1, pb.x, pb.mid, a), a.bound);
+                out.add(counts, laws.cost(n1, pb.x, pb.mid, a), a.bound);
             }
             counts[interior] = 0;
             counts[interior + 1] = 0;
