@@ -15,8 +15,10 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 import org.privacybounds.testing.SparkTestSession.Run;
 
@@ -30,6 +32,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * date, and that every task's arguments pass the CLI's own validation in --dry-run mode. (python3 only reads the DAG.)
  */
 class AirflowDagTest {
+    @BeforeAll
+    static void onlyOnSpark35() {
+        SparkLine.checkedOnSpark35Only("the Airflow DAG");
+    }
+
     static final Path DAG = SparkTestSession.root().resolve("scripts/airflow/privacy_bounds_election_sweep.py");
     static final Path RESOURCES = SparkTestSession.root().resolve("spark-jobs/src/test/resources/airflow");
 

@@ -16,7 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 /**
@@ -26,6 +28,11 @@ import org.privacybounds.testing.SparkTestSession;
  * {@link DocumentedCommandsTest}.
  */
 class DocsTest {
+    @BeforeAll
+    static void onlyOnSpark35() {
+        SparkLine.checkedOnSpark35Only("the documentation");
+    }
+
     private static final Path ROOT = SparkTestSession.root();
 
     static List<Path> pages() throws IOException {

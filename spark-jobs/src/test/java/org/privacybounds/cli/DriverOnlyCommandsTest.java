@@ -32,6 +32,7 @@ import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.UtilityForm;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -137,6 +138,7 @@ class DriverOnlyCommandsTest {
     @Test
     void nPastTheIntRangeRunsWithLongCounts(@TempDir Path tmp) throws Exception {
         // 3e9 records (past 2^31 - 1): the large-n method with long counts and Loader's log-pmfs past Commons Statistics' range
+        SparkLine.checkedOnSpark35Only("core-math's long counts");
         SparkTestSession.Run r = SparkTestSession.run("smoothed", "--n", "3000000000", "--eta", "0.998", "--epsilon", "0.5,7", "--distributions",
                 "0.944667,0.055333;0.533392,0.466608", "--out", tmp.resolve("s").toString(), "--json");
         assertEquals(0, r.exitCode(), r.err());

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.privacybounds.testing.HdfsServer;
 import org.privacybounds.testing.S3Server;
+import org.privacybounds.testing.ShortRuns;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -366,6 +367,7 @@ class FileSystemsIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectOutput(work.resolve(tag + ".out").toFile())
                 .redirectError(work.resolve(tag + ".err").toFile());
         pb.environment().putAll(env);
+        pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.javaOpts(env.get("PRIVACY_BOUNDS_JAVA_OPTS")));
         return pb.start();
     }
 

@@ -9,13 +9,20 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import picocli.CommandLine;
 
 /** What people read: every command's --help lists each option once, examples verbatim, papers by name; typos get a suggestion. */
 class HelpTest {
+    @BeforeAll
+    static void onlyOnSpark35() {
+        SparkLine.checkedOnSpark35Only("the help");
+    }
+
     @Test
     void everyCommandsHelpListsEachOptionOnceWithPasteableExamples() {
         CommandLine cl = new CommandLine(new Main());

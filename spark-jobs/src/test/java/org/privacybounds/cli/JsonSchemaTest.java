@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +27,11 @@ import picocli.CommandLine;
 
 /** Every command's --json object and result.json validate against its schema in docs/schema/ (regenerate: scripts/json-schemas). */
 class JsonSchemaTest extends SparkTestSession {
+    @BeforeAll
+    static void onlyOnSpark35() {
+        SparkLine.checkedOnSpark35Only("every output's schema");
+    }
+
     static JsonSchema schema(String command) throws Exception {
         Path p = root().resolve("docs/schema/" + command + ".schema.json");
         assertTrue(Files.isRegularFile(p), "no schema for " + command);
