@@ -601,12 +601,13 @@ public final class HighPrecisionVerifier {
                 if (!hasI && !hasR) {
                     continue;
                 }
-                BigDecimal aLo = (hasI ? dLo[i] : BigDecimal.ZERO).subtract(hasR ? dHi[r] : BigDecimal.ZERO, a.down);
-                BigDecimal aHi = (hasI ? dHi[i] : BigDecimal.ZERO).subtract(hasR ? dLo[r] : BigDecimal.ZERO, a.up);
-                lo = lo.add(xl.multiply(aLo, a.down), a.down);
-                hi = hi.add(xl.multiply(aHi, a.up), a.up);
+                // exact differences, products and sums (no rounding error to bound), rounded once at the end
+                BigDecimal aLo = (hasI ? dLo[i] : BigDecimal.ZERO).subtract(hasR ? dHi[r] : BigDecimal.ZERO);
+                BigDecimal aHi = (hasI ? dHi[i] : BigDecimal.ZERO).subtract(hasR ? dLo[r] : BigDecimal.ZERO);
+                lo = lo.add(xl.multiply(aLo));
+                hi = hi.add(xl.multiply(aHi));
             }
-            return new Iv(lo, hi);
+            return new Iv(lo.round(a.down), hi.round(a.up));
         }
     }
 

@@ -37,8 +37,8 @@ import org.privacybounds.numeric.LogSumExp;
  * {@code P(X_c in [c0, c1] | x)} lies between {@code F(c1 | s0) - F(c0 - 1 | s1)} and {@code F(c1 | s1) - F(c0 - 1 | s0)}.
  * CDFs are Commons Statistics' binomial (the regularized incomplete beta), taken on the side where they are small and moved
  * outward by 1e-12 relative each, far more than their rounding (validated against exact sums of the pmf in the tests). Where
- * an upper value would fall below 1e-250, it is a certified log-space sum of the pmf ({@link LogConcaveSum}) instead, so no
- * probability of the upper side underflows.
+ * the larger of the two values would fall below 1e-250, both are certified log-space sums of the pmf ({@link LogConcaveSum})
+ * instead, from above on the upper side and from below on the lower, so no cell probability underflows.
  */
 final class PlaneCells {
     static final int SUB_ROWS = 32;
@@ -629,9 +629,8 @@ final class PlaneCells {
                 }
                 down = up;
             } else {
-                double rowP = between(n, n, pr, s0, s1);
-                double colP = rowP <= 0 ? 0 : between(n - s0, Math.max(0, n - s1), pi, c0, c1);
-                down = rowP > 0 && colP > 0 ? Math.log(rowP) + Math.log(colP) : Double.NEGATIVE_INFINITY;
+                double rowP = logBetweenLower(n, n, pr, s0, s1);
+                down = rowP == Double.NEGATIVE_INFINITY ? rowP : rowP + logBetweenLower(n - s0, Math.max(0, n - s1), pi, c0, c1);
                 up = down;
             }
             cdfs += 4;
@@ -677,6 +676,47 @@ final class PlaneCells {
             scale = Math.max(a, b);
         }
         return diff - 2 * CDF_MARGIN * scale;
+    }
+
+    /**
+     * ln of a lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [trialsForLo, trialsForHi]: {@link #between}, or
+     * where its larger value is below 1e-250 (the whole range in a far tail, where the CDFs lose their relative accuracy and
+     * then underflow) the same difference with both values summed in log space (the first from below, the second from above),
+     * so that no probability of the lower side underflows to 0 either.
+     */
+    static double logBetweenLower(long trialsForHi, long trialsForLo, double p, long lo, long hi) {
+        lo = Math.max(lo, 0);
+        hi = Math.min(hi, trialsForHi);
+        if (lo > hi) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (p <= 0) {
+            return lo == 0 ? 0 : Double.NEGATIVE_INFINITY;
+        }
+        if (p >= 1) {
+            return lo <= trialsForLo && hi >= trialsForHi ? 0 : Double.NEGATIVE_INFINITY;
+        }
+        BinomialDistribution forHi = BinomialDistribution.of((int) trialsForHi, p);
+        BinomialDistribution forLo = BinomialDistribution.of((int) trialsForLo, p);
+        boolean below = hi <= forHi.getMean();
+        double a;
+        double b;
+        if (below) {
+            a = forHi.cumulativeProbability((int) hi);
+            b = lo <= 0 ? 0 : forLo.cumulativeProbability((int) (lo - 1));
+        } else {
+            a = lo <= 0 ? 1 : forLo.survivalProbability((int) (lo - 1));
+            b = forHi.survivalProbability((int) hi);
+        }
+        if (a >= TINY) {
+            double diff = a - b - 2 * CDF_MARGIN * Math.max(a, b);
+            return diff > 0 ? Math.log(diff) : Double.NEGATIVE_INFINITY;
+        }
+        double logA = below ? logBinomialRangeBelow(trialsForHi, p, 0, hi) : logBinomialRangeBelow(trialsForLo, p, lo, trialsForLo);
+        double logB = below ? (lo <= 0 ? Double.NEGATIVE_INFINITY : logBinomialRange(trialsForLo, p, 0, lo - 1, TAIL_TOLERANCE))
+                : (hi >= trialsForHi ? Double.NEGATIVE_INFINITY : logBinomialRange(trialsForHi, p, hi + 1, trialsForHi, TAIL_TOLERANCE));
+        double rest = -Math.expm1(Math.min(0, logB - logA)) - 2 * CDF_MARGIN;
+        return rest > 0 ? logA + Math.log(rest) : Double.NEGATIVE_INFINITY;
     }
 
     /**

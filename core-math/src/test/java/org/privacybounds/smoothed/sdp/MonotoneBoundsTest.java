@@ -324,10 +324,10 @@ class MonotoneBoundsTest {
     }
 
     @Test
-    void upperCellProbabilitiesLieAboveTheirExactSumsAndClose() {
+    void cellProbabilitiesBracketTheirExactSumsAndClose() {
         // (X_r, X_c, X_k, rest) ~ Multinomial(n; 0.45, 0.08, 0.40, 0.07) at n = 20,000: cells in the bulk, far out (down to about
         // 1e-280, where the log-space sums take over from the CDFs) and above the mean, against sums of the pmf over every cell
-        // point, with and without the condition that X_k reaches the larger of the two counts
+        // point, the upper side with and without the condition that X_k reaches the larger of the two counts
         long n = 20_000;
         double pr = 0.45;
         double pc = 0.08;
@@ -360,6 +360,10 @@ class MonotoneBoundsTest {
                 double upReach = PlaneCells.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1, true, new double[] {qk});
                 assertTrue(upReach >= exactReach.log() - 1e-9, what + " reach: " + upReach + " < " + exactReach.log());
                 assertTrue(upReach <= up + 1e-12, what);
+                // the lower side's, below the sum and not underflowing to 0 out there
+                double low = PlaneCells.logCellProbability(n, pr, pc, r0, r0 + w - 1, c0, c0 + w - 1);
+                assertTrue(low <= exact.log() + 1e-9, what + ": lower " + low + " > " + exact.log());
+                assertTrue(low >= exact.log() - 0.25, what + ": lower " + low + " vs " + exact.log());
             }
         }
     }
