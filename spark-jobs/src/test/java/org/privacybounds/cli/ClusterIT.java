@@ -64,7 +64,7 @@ class ClusterIT {
         pb.environment().put("PB_CLUSTER_DIR", clusterDir.toString());
         pb.environment().put("PB_MASTER_PORT", Integer.toString(port));
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.JAVA_OPTS); // the embedded runs
+        pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.JAVA_OPTS); // the embedded runs' JVM and the submitted driver's
         return pb;
     }
 
@@ -129,7 +129,7 @@ class ClusterIT {
         Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "election-history on the cluster is checked on the Spark 3.5 build");
         Result embedded = run("eh-embedded", "privacy-bounds", args(HISTORY, "--master", "local[2]", "--out", "eh-embedded", "--json"));
         assertEquals(0, embedded.code(), embedded.err());
-        Result cluster = run("eh-cluster", "submit", args(new String[] {"--master", master}, args(HISTORY, "--out", "eh-cluster", "--json")));
+        Result cluster = run("eh-cluster", "submit", args(onCluster(), args(HISTORY, "--out", "eh-cluster", "--json")));
         assertEquals(0, cluster.code(), cluster.err());
         assertFalse(cluster.err().contains(" INFO "), "Spark's INFO logging is off by default:\n" + cluster.err());
         assertEquals(Files.readString(work.resolve("eh-embedded/rows.csv")), Files.readString(work.resolve("eh-cluster/rows.csv")));
@@ -146,7 +146,7 @@ class ClusterIT {
     void aSweepSurvivesALostWorker() throws Exception {
         Result embedded = run("sweep-embedded", "privacy-bounds", args(SWEEP, "--master", "local[2]", "--out", "sweep-embedded", "--json"));
         assertEquals(0, embedded.code(), embedded.err());
-        Process p = start("sweep-worker-killed", "submit", args(new String[] {"--master", master}, args(SWEEP, "--out", "sweep-worker-killed", "--json")));
+        Process p = start("sweep-worker-killed", "submit", args(onCluster(), args(SWEEP, "--out", "sweep-worker-killed", "--json")));
         try {
             awaitLine(p, "sweep-worker-killed", "smoothed-sweep: 1/5 ");
             long worker = Long.parseLong(Files.readString(clusterDir.resolve("pids/worker-1.pid")).trim());
@@ -175,7 +175,7 @@ class ClusterIT {
         // the resume is the sweep's own work folder, the same code on both Spark lines (FileSystemsIT kills and resumes a
         // sweep on both, against HDFS and S3): checked on the Spark 3.5 build, which keeps CI within its time
         Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "the driver's resume is checked on the Spark 3.5 build");
-        String[] sweep = args(new String[] {"--master", master}, args(SWEEP, "--out", "sweep-resumed", "--json"));
+        String[] sweep = args(onCluster(), args(SWEEP, "--out", "sweep-resumed", "--json"));
         Process p = start("sweep-driver-killed", "submit", sweep);
         try {
             awaitLine(p, "sweep-driver-killed", "smoothed-sweep: 2/5 ");
@@ -198,6 +198,11 @@ class ClusterIT {
         assertEquals(0, again.code(), again.err());
         assertTrue(again.err().contains("nothing to do"), again.err());
         assertEquals(rows(rerun.out()), rows(again.out()));
+    }
+
+    /** scripts/submit's options for this cluster: its master, and the short runs' JVM options for the executors too. */
+    static String[] onCluster() {
+        return new String[] {"--master", master, "--conf", "spark.executor.extraJavaOptions=" + ShortRuns.JAVA_OPTS};
     }
 
     /** Waits until the process's stderr has a line starting with {@code prefix}. */

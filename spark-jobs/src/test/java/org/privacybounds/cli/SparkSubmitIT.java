@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.ShortRuns;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +35,7 @@ class SparkSubmitIT {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(System.getProperty("privacybounds.addOpens").trim().split("\\s+")));
+        cmd.add(ShortRuns.JAVA_OPTS);
         cmd.addAll(List.of("-cp", sparkCp, "org.apache.spark.deploy.SparkSubmit",
                 "--master", "local[2]", "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
                 "--class", "org.privacybounds.cli.Main", jar));
