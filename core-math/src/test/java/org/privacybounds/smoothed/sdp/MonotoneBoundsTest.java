@@ -190,6 +190,24 @@ class MonotoneBoundsTest {
         assertTrue(first.evaluations() + rest.evaluations() <= alone.evaluations() + 10, first + ", " + rest + " vs " + alone);
     }
 
+    /**
+     * With replacement at eps 2 the mass of P(h) pair(h) lies far out (n = 10,000: the pair's slopes at the mean put it 31.6
+     * sigma below it, where the normal's fall is far from the binomial's): the lower side's grid goes where P times the pair
+     * peaks along that direction. Placed at the slopes' own point it reported 7.8 decades below the certified upper bound.
+     */
+    @Test
+    void withReplacementTheLowerSideFindsTheFarMass() {
+        int n = 10_000;
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITH_REPLACEMENT, 9_980), n);
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        VertexLowerBound.Result r = VertexLowerBound.of(pair, set, 2, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 3_000,
+                Double.POSITIVE_INFINITY));
+        double log10 = r.logLower() / Math.log(10);
+        // the smoothed command's certified upper bound there (eta 0.998, this hull): log10 delta_SDP <= -261.3797
+        assertTrue(log10 <= -261.3797, "lower " + log10);
+        assertTrue(log10 >= -261.45, "lower " + log10);
+    }
+
     @Test
     void theLeastBudgetStillGivesBothSidesAValue() {
         // a budget of one term: the cells' probabilities alone exceed it, and each side still evaluates its first cells (the
