@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.PrecinctPrivacy;
 import org.privacybounds.testing.PlotAssertions;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -97,6 +98,7 @@ class PrecinctsCommandTest extends SparkTestSession {
 
     @Test
     void theResultDoesNotDependOnPartitions(@TempDir Path tmp) throws Exception {
+        SparkLine.checkedOnSpark35Only("our repartitioning's determinism");
         // the three small counties: Chester's 230 precincts, of the four counties' 286, are most of the work
         Path dir = counties(tmp, "warren", "fulton", "cameron");
         String[] base = {"precincts", "--data", dir.toString(), "--candidates", CANDIDATES, "--exclude", EXCLUDE, "--sample-fraction", "0.3", "--epsilon", "1",
