@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
@@ -175,8 +177,16 @@ class DocumentedCommandsTest extends SparkTestSession {
         }
     }
 
+    /** What decides how a line runs: its words, a dry run (a time in its comment) and an expected error. */
+    static List<String> runKey(String line) {
+        List<String> k = new ArrayList<>(words(line));
+        k.add(line.matches(".*#.*\\babout \\d.*") ? "dry-run" : "run");
+        k.add(line.matches(".*#\\s*error\\b.*") ? "error" : "ok");
+        return k;
+    }
+
     @Test
-    void everyHelpExampleRuns() {
+    void everyHelpExampleRuns() throws Exception {
         List<String> lines = helpExamples();
         assertTrue(lines.size() >= 40, "examples: " + lines.size());
         for (String l : lines) {
@@ -190,9 +200,17 @@ class DocumentedCommandsTest extends SparkTestSession {
             }
         }
         assertFalse(lines.isEmpty());
+        // an example that a documentation block shows word for word (and runs the same way) runs there
+        Set<List<String>> documented = new HashSet<>();
+        for (List<String> b : documentBlocks()) {
+            b.forEach(l -> documented.add(runKey(l)));
+        }
         int i = 0;
         for (String l : lines) {
-            runAll(List.of(l), tmp.resolve("help-" + i++), "help");
+            if (!documented.contains(runKey(l))) {
+                runAll(List.of(l), tmp.resolve("help-" + i), "help");
+            }
+            i++;
         }
     }
 

@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.privacybounds.testing.HdfsServer;
 import org.privacybounds.testing.S3Server;
 import org.privacybounds.testing.ShortRuns;
+import org.privacybounds.testing.SparkLine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -237,6 +238,12 @@ class FileSystemsIT {
         Map<String, long[]> published = st.list(out);
         assertTrue(published.containsKey("_SUCCESS"));
         reader.assertSawOnly(List.of(sizes(published)));
+        if (SparkLine.isSpark4()) {
+            // the reruns below read and replace the manifest through the same code on both lines (checked on the Spark 3.5
+            // build for both stores); the Spark 4 build keeps the kill and resume on S3A's AWS SDK v2
+            assertNoTemporaryFolder(st, name);
+            return;
+        }
 
         // the same run again: a no-op that leaves the store as it is
         Result again = run(name + "-sweep-again", st.env(), sweep);
