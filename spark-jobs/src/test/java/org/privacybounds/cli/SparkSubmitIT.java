@@ -35,7 +35,7 @@ class SparkSubmitIT {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(System.getProperty("privacybounds.addOpens").trim().split("\\s+")));
-        cmd.add(ShortRuns.JAVA_OPTS);
+        cmd.addAll(Arrays.asList(ShortRuns.JAVA_OPTS.split(" ")));
         cmd.addAll(List.of("-cp", sparkCp, "org.apache.spark.deploy.SparkSubmit",
                 "--master", "local[2]", "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
                 "--class", "org.privacybounds.cli.Main", jar));
