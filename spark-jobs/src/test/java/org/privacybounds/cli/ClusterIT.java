@@ -64,7 +64,7 @@ class ClusterIT {
         pb.environment().put("PB_CLUSTER_DIR", clusterDir.toString());
         pb.environment().put("PB_MASTER_PORT", Integer.toString(port));
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.javaOpts(null)); // the embedded runs' JVM and the submitted driver's
+        pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.JAVA_OPTS); // the embedded runs' JVM and the submitted driver's
         return pb;
     }
 

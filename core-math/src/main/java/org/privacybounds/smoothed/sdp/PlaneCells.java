@@ -644,7 +644,7 @@ final class PlaneCells {
                     up += Math.min(0, factor);
                     long fewest = n - s1 - Math.min(c1, n - s1);
                     long most = Math.max(s1 + ties[o][0], Math.min(c1, n - s1) + ties[o][1]);
-                    miss += fewest < 0 || most > fewest ? 1 : 1 - Math.max(0, between(fewest, fewest, share, most, fewest));
+                    miss += fewest < 0 || most > fewest ? 1 : -Math.expm1(logBetweenLower(fewest, fewest, share, most, fewest));
                     cdfs += 4;
                 }
                 down += miss >= 1 ? Double.NEGATIVE_INFINITY : Math.log1p(-miss);
@@ -656,31 +656,9 @@ final class PlaneCells {
     }
 
     /**
-     * A lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [nLow, nHigh] ... taken as
-     * {@code P_nHigh(X <= hi) - P_nLow(X <= lo - 1)} with the trials for hi first: the CDF falls as the trials grow.
-     */
-    private static double between(long trialsForHi, long trialsForLo, double p, long lo, long hi) {
-        BinomialDistribution forHi = BinomialDistribution.of((int) trialsForHi, p);
-        BinomialDistribution forLo = BinomialDistribution.of((int) trialsForLo, p);
-        double diff;
-        double scale;
-        if (hi <= forHi.getMean()) {
-            double a = forHi.cumulativeProbability((int) Math.min(Integer.MAX_VALUE, hi));
-            double b = lo <= 0 ? 0 : forLo.cumulativeProbability((int) Math.min(Integer.MAX_VALUE, lo - 1));
-            diff = a - b;
-            scale = Math.max(a, b);
-        } else {
-            double a = lo <= 0 ? 1 : forLo.survivalProbability((int) Math.min(Integer.MAX_VALUE, lo - 1));
-            double b = forHi.survivalProbability((int) Math.min(Integer.MAX_VALUE, hi));
-            diff = a - b;
-            scale = Math.max(a, b);
-        }
-        return diff - 2 * CDF_MARGIN * scale;
-    }
-
-    /**
-     * ln of a lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [trialsForLo, trialsForHi]: {@link #between}, or
-     * where its larger value is below 1e-250 (the whole range in a far tail, where the CDFs lose their relative accuracy and
+     * ln of a lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [trialsForLo, trialsForHi]: with the trials for hi
+     * first (the CDF falls as the trials grow) {@code F_hi(hi) - F_lo(lo - 1)}, in survival form above the mean, each value moved
+     * by 1e-12 relative to lower it; or where its larger value is below 1e-250 (the whole range in a far tail, where the CDFs lose their relative accuracy and
      * then underflow) the same difference with both values summed in log space (the first from below, the second from above),
      * so that no probability of the lower side underflows to 0 either.
      */
