@@ -45,7 +45,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * (precincts) reads its CSV folder from the store and publishes to it, with _SUCCESS last and a reader that lists the folder
  * all the while never seeing _SUCCESS beside anything but a complete result; a sweep killed mid-run leaves nothing in the
  * store and resumes from its finished n on rerun with the results of an uninterrupted run; its rerun is a no-op, other
- * parameters are refused, and --overwrite replaces the result (the reader watching).
+ * parameters are refused, and --overwrite replaces the result (the reader watching). The Spark 4 build keeps the Spark job on
+ * HDFS and the killed run with its resume on S3 (see the cases).
  */
 class FileSystemsIT {
     static Path work;
@@ -181,6 +182,8 @@ class FileSystemsIT {
     @ParameterizedTest
     @ValueSource(strings = {"hdfs", "s3"})
     void aSparkJobReadsFromTheStoreAndPublishesToIt(String name) throws Exception {
+        // on the Spark 4 build S3A (AWS SDK v2) reads and publishes in the killed run's case below; HDFS here
+        Assumptions.assumeFalse(name.equals("s3") && SparkLine.isSpark4(), "S3 is checked on the Spark 4 build by the killed run");
         Store st = store(name);
         Path local = Files.createDirectories(work.resolve("pa-local"));
         for (String c : COUNTIES) {
