@@ -301,9 +301,11 @@ public final class MonotoneBounds {
 
     /**
      * The upper side bounds the plane of G's two smallest shares by its pair's directions summed exactly ({@link PairDirections})
-     * instead of cells where that comes within this (in ln) of the lower bound: the records moved by thinning (6 to 23) cost what
-     * they cost whatever the work, while the cells narrow with it (on the issue hull with 0.2 % lost the directions came within
-     * 3e-5 in log10 at n = 1e6; at n = 1e4, 20 lost, not within this, and the cells stay).
+     * where that comes within this (in ln) of the lower bound, every plane's cells then running on a quarter of the budget
+     * beside it (the smaller bound kept): the records moved by thinning (6 to 23) cost what they cost whatever the work, while the
+     * cells narrow with it (on the issue hull with 0.2 % lost the directions came within 3e-5 in log10 at n = 1e6 and are kept;
+     * at n = 1e4, 20 lost, not within this on the hull, and the cells stay; on its third vertex alone within it, and the cells
+     * are kept).
      */
     static final double DIRECT_GAP = 1e-3;
 
@@ -372,6 +374,7 @@ public final class MonotoneBounds {
                         logLower, logLower + DIRECT_GAP)
                 : Double.POSITIVE_INFINITY;
         Upper direct = null;
+        Options forAll = side;
         if (logMain < logDp && logMain - logLower <= DIRECT_GAP) {
             List<PlaneCells.Plane> rest = new ArrayList<>(planes);
             rest.remove(main);
@@ -379,11 +382,12 @@ public final class MonotoneBounds {
             // weigh little; at n = 1e4 on the issue hull they did not close, and the full cells took the rest)
             direct = cells(pair, eps, source, rest, dropRow(tilt, main), side.share(0.25), atMean[best][0], logLower, cache, logMain,
                     categories.get(main));
-            if (direct.log - logLower <= DIRECT_GAP) {
-                return direct;
-            }
+            // where it comes close, every plane's cells still run on a quarter of the budget: the records moved by thinning cost
+            // the same at any budget, and where few are lost the cells leave less (one vertex, n = 1e4, 20 lost, eps 0.5: the
+            // directions left a log10 gap of 1.6e-4, the cells 6.2e-7)
+            forAll = direct.log - logLower <= DIRECT_GAP ? side.share(0.25) : side;
         }
-        Upper all = cells(pair, eps, source, planes, tilt, side, atMean[best][0], logLower, cache, Double.NEGATIVE_INFINITY, null);
+        Upper all = cells(pair, eps, source, planes, tilt, forAll, atMean[best][0], logLower, cache, Double.NEGATIVE_INFINITY, null);
         if (direct == null) {
             return all;
         }

@@ -510,6 +510,25 @@ class MonotoneBoundsTest {
         assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-5, b.toString());
     }
 
+    @Test
+    void whereFewAreLostTheCellsStillRunBesideTheDirectionsAndTheSmallerIsKept() {
+        // one vertex, n = 10,000, 20 lost, eps 0.5: the directions come within 1e-3 of the lower bound (the records moved by
+        // thinning leave a log10 gap of 1.6e-4), and they alone were kept; the cells of every plane on a quarter of the budget
+        // leave 6.2e-7
+        int n = 10_000;
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 9_980);
+        PairDivergence pair = new PairDivergence(mech, n);
+        double[][] v = {{0.40, 0.52, 0.08}};
+        // the command's budget of evaluations at this n
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 100_000, Double.POSITIVE_INFINITY);
+        MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), new double[] {0.5}, MonotoneBounds.local(pair), options, x -> { })[0];
+        double directions = PairDirections.logUpper(mech, n, 0.40, 0.08, 0.5, Double.POSITIVE_INFINITY, b.logLower());
+        assertTrue(directions - b.logLower() < MonotoneBounds.DIRECT_GAP, "the directions come close: " + directions + " " + b);
+        assertNull(b.upperDirectPlane(), b.toString());
+        assertTrue(b.logUpper() < directions - 1e-4, b + " against the directions' " + directions);
+        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 2e-6, b.toString());
+    }
+
     /** Both bounds for one vertex at n = 2,000 (20 lost) and one eps, and the vertex's value summed over every histogram ({@link #exactValues}). */
     private record OneVertex(MonotoneBounds.Bounds bounds, double[] exact) {
     }
