@@ -658,9 +658,9 @@ final class PlaneCells {
     /**
      * ln of a lower bound on {@code P(Bin(N, p) in [lo, hi])} for every N in [trialsForLo, trialsForHi]: with the trials for hi
      * first (the CDF falls as the trials grow) {@code F_hi(hi) - F_lo(lo - 1)}, in survival form above the mean, each value moved
-     * by 1e-12 relative to lower it; or where its larger value is below 1e-250 (the whole range in a far tail, where the CDFs lose their relative accuracy and
-     * then underflow) the same difference with both values summed in log space (the first from below, the second from above),
-     * so that no probability of the lower side underflows to 0 either.
+     * by 1e-12 relative to lower it; or where its larger value is below 1e-250 (the whole range in a far tail, where the CDFs
+     * lose their relative accuracy and then underflow) the same difference with both values summed in log space (the first
+     * from below, the second from above), so that no probability of the lower side underflows to 0 either.
      */
     static double logBetweenLower(long trialsForHi, long trialsForLo, double p, long lo, long hi) {
         lo = Math.max(lo, 0);
