@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.privacybounds.testing.ShortRuns;
+import org.privacybounds.testing.SparkLine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -126,7 +127,7 @@ class ClusterIT {
     void electionHistoryOnTheClusterEqualsTheEmbeddedRun() throws Exception {
         // a second command's Dataset path on the cluster: the Spark 4 build checks the cluster with the sweep below (its
         // result, manifest and logging), which keeps CI within its time
-        Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "election-history on the cluster is checked on the Spark 3.5 build");
+        Assumptions.assumeFalse(SparkLine.isSpark4(), "election-history on the cluster is checked on the Spark 3.5 build");
         Result embedded = run("eh-embedded", "privacy-bounds", args(HISTORY, "--master", "local[2]", "--out", "eh-embedded", "--json"));
         assertEquals(0, embedded.code(), embedded.err());
         Result cluster = run("eh-cluster", "submit", args(onCluster(), args(HISTORY, "--out", "eh-cluster", "--json")));
@@ -174,7 +175,7 @@ class ClusterIT {
     void aSweepWhoseDriverDiedResumesOnRerun() throws Exception {
         // the resume is the sweep's own work folder, the same code on both Spark lines (FileSystemsIT kills and resumes a
         // sweep on both, against HDFS and S3): checked on the Spark 3.5 build, which keeps CI within its time
-        Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "the driver's resume is checked on the Spark 3.5 build");
+        Assumptions.assumeFalse(SparkLine.isSpark4(), "the driver's resume is checked on the Spark 3.5 build");
         String[] sweep = args(onCluster(), args(SWEEP, "--out", "sweep-resumed", "--json"));
         Process p = start("sweep-driver-killed", "submit", sweep);
         try {

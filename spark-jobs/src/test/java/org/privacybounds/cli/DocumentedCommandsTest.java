@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import picocli.CommandLine;
@@ -37,7 +38,7 @@ class DocumentedCommandsTest extends SparkTestSession {
 
     @BeforeAll
     static void onlyOnce() {
-        Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "documentation is checked on the Spark 3.5 build");
+        Assumptions.assumeFalse(SparkLine.isSpark4(), "documentation is checked on the Spark 3.5 build");
         System.setProperty("privacybounds.home", root().toString());
     }
 

@@ -218,7 +218,7 @@ class FileSystemsIT {
     void aKilledRunResumesAndRerunsKeepTheContract(String name) throws Exception {
         // HDFS's rename and delete are the same through the Hadoop 3.3 and 3.5 clients (the precincts case above publishes
         // through both); S3A changed its AWS SDK between them and runs on both builds
-        Assumptions.assumeFalse(name.equals("hdfs") && "4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")),
+        Assumptions.assumeFalse(name.equals("hdfs") && SparkLine.isSpark4(),
                 "the killed run on HDFS is checked on the Spark 3.5 build");
         Store st = store(name);
         Path reference = reference("sweep", args(SWEEP, "--distributions-from-votes",

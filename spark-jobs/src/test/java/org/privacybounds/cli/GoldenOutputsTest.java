@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.privacybounds.jobs.common.Json;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -51,7 +52,7 @@ class GoldenOutputsTest extends SparkTestSession {
 
     @BeforeAll
     static void onlyOnce() {
-        Assumptions.assumeFalse("4".equals(System.getenv("PRIVACY_BOUNDS_SPARK")), "recorded outputs are checked on the Spark 3.5 build");
+        Assumptions.assumeFalse(SparkLine.isSpark4(), "recorded outputs are checked on the Spark 3.5 build");
         System.setProperty("privacybounds.home", root().toString()); // default data files, as the launcher sets it
     }
 

@@ -179,9 +179,10 @@ final class VertexLowerBound {
 
     /** ln P(X_r = h[0], X_c = h[1]) for (X_r, X_c) of Multinomial(n; p_r, p_c, rest). */
     private static double logLaw(long n, double pr, double pc, long[] h) {
-        double rest = pr >= 1 ? 0 : Math.min(1, pc / (1 - pr));
+        // given X_r, X_c is binomial over the other records with c's share among them
+        double cGivenNotR = pr >= 1 ? 0 : Math.min(1, pc / (1 - pr));
         return BinomialDistribution.of((int) n, pr).logProbability((int) h[0])
-                + BinomialDistribution.of((int) Math.max(0, n - h[0]), rest).logProbability((int) h[1]);
+                + BinomialDistribution.of((int) Math.max(0, n - h[0]), cGivenNotR).logProbability((int) h[1]);
     }
 
     /** A measured slope, 0 where it is not a finite positive number (the pair 0 at the mean). */
