@@ -113,9 +113,12 @@ public final class MonotoneBounds {
      * @param upperDirectPlane the plane {r, c} of G's two smallest shares, where its pair over all of G's law is
      *                    bounded by two directions summed from above ({@link PairDirections}) rather than by cells; null
      *                    where the cells cover every plane
+     * @param upperCut    where the upper bound is the largest of the regions of assignments ({@link #regions}), their cut K (at
+     *                    least n - K records on the lower bound's vertex, or ceil((K + 1) / (l - 1)) on one other); -1 where it is
+     *                    G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
-            int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane) {
+            int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long upperCut) {
         public double log10Gap() {
             return LogMath.toLog10(logUpper) - LogMath.toLog10(logLower);
         }
@@ -174,8 +177,20 @@ public final class MonotoneBounds {
             }
             boolean byDirection = lo == direct && direct != cells;
             Upper own = own(pair, upperSet, lowerSet, eps[e], timed, options, lo, logUpper, cache);
-            out[e] = new Bounds(eps[e], logUpper, up.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lowerEvaluations
-                    + own.evaluations, Math.min(logUpper, own.log), byDirection, up.log > lo.logLower() ? up.directPlane : null);
+            Upper kept = up;
+            if (upperSet == lowerSet && lo.cells() > 0 && logUpper - lo.logLower() > 2 * options.relativeGain()
+                    && !sameWhereItMatters(smallestShares(upperSet), lowerSet.get(lo.vertex()), lo.pair(), pair.n())) {
+                // G differs from the lower bound's vertex where it matters (the hull's smallest shares of two categories from
+                // different vertices, or another count near the pair's): the regions of assignments leave that out
+                Upper split = regions(pair, upperSet, lo.vertex(), eps[e], timed, options, lo.logLower(), cache);
+                lowerEvaluations += split.evaluations;
+                if (split.log < logUpper) {
+                    logUpper = Math.max(split.log, lo.logLower());
+                    kept = split;
+                }
+            }
+            out[e] = new Bounds(eps[e], logUpper, kept.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lowerEvaluations
+                    + own.evaluations, Math.min(logUpper, own.log), byDirection, kept.log > lo.logLower() ? kept.directPlane : null, kept.cut);
             progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; the lower bound within %.2g of its"
                     + " assignment's value), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
                     out[e].log10Gap(), out[e].lowerRelativeError(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
@@ -310,9 +325,13 @@ public final class MonotoneBounds {
     static final double DIRECT_GAP = 1e-3;
 
     /** The upper bound of one eps: ln of it, its cells and evaluations. */
-    record Upper(double log, int cells, int evaluations, int[] directPlane) {
+    record Upper(double log, int cells, int evaluations, int[] directPlane, long cut) {
         Upper(double log, int cells, int evaluations) {
             this(log, cells, evaluations, null);
+        }
+
+        Upper(double log, int cells, int evaluations, int[] directPlane) {
+            this(log, cells, evaluations, directPlane, -1);
         }
     }
 
@@ -331,39 +350,11 @@ public final class MonotoneBounds {
         if (Arrays.stream(q).anyMatch(x -> x <= 0)) {
             return new Upper(logDp, 0, 0); // that count of G is 0: the worst case T/n
         }
-        List<PlaneCells.Plane> planes = new ArrayList<>();
-        List<long[]> means = new ArrayList<>();
         List<int[]> categories = new ArrayList<>();
-        for (int i = 0; i < m; i++) {
-            for (int j = i + 1; j < m; j++) {
-                int r = q[i] >= q[j] ? i : j;
-                int c = r == i ? j : i;
-                double[] others = new double[m - 2];
-                int[][] ties = new int[m - 2][];
-                for (int k = 0, o = 0; k < m; k++) {
-                    if (k != i && k != j) {
-                        // ties go to the lower index: the plane counts only where every other count comes after both of its
-                        // own in the order of (count, index), so the planes part the outcomes (a tie is counted once)
-                        ties[o] = new int[] {k < r ? 1 : 0, k < c ? 1 : 0};
-                        others[o++] = q[k];
-                    }
-                }
-                planes.add(new PlaneCells.Plane(q[r], q[c], others, ties));
-                categories.add(new int[] {r, c});
-                means.add(new long[] {Math.max(1, Math.round(n * q[r])), Math.max(1, Math.round(n * q[c]))});
-            }
-        }
-        double[][] atMean = evaluate(means, eps, source);
+        List<PlaneCells.Plane> planes = planes(q, new long[m], categories);
         double[][] tilt = new double[planes.size()][];
-        for (int p = 0; p < planes.size(); p++) {
-            long[] at = means.get(p);
-            tilt[p] = VertexLowerBound.tilt(pair, eps, source, planes.get(p).pr(), planes.get(p).pc(), at[0], at[1], atMean[p][0]);
-        }
-        int best = 0;
-        for (int p = 1; p < planes.size(); p++) {
-            best = atMean[p][0] > atMean[best][0] ? p : best;
-        }
-        Options side = options.forTerms(atMean[best][2]);
+        double[] scale = tilts(pair, eps, source, planes, tilt);
+        Options side = options.forTerms(scale[1]);
         // the plane of the two smallest shares of G (the pair that is the two smallest counts about always): its pair over all of
         // G's law (the condition on the other counts dropped) from two directions summed exactly, where that is done within the
         // side's terms (CDF pairs at about 40 terms each) and comes within DIRECT_GAP of the lower bound; the cells then cover the
@@ -380,19 +371,216 @@ public final class MonotoneBounds {
             rest.remove(main);
             // (on a quarter of the side's budget: where the two smallest shares are the pair about always, the other planes
             // weigh little; at n = 1e4 on the issue hull they did not close, and the full cells took the rest)
-            direct = cells(pair, eps, source, rest, dropRow(tilt, main), side.share(0.25), atMean[best][0], logLower, cache, logMain,
+            direct = cells(pair, eps, source, rest, dropRow(tilt, main), side.share(0.25), scale[0], logLower, cache, logMain,
                     categories.get(main));
             // where it comes close, every plane's cells still run on a quarter of the budget: the records moved by thinning cost
             // the same at any budget, and where few are lost the cells leave less (one vertex, n = 1e4, 20 lost, eps 0.5: the
             // directions left a log10 gap of 1.6e-4, the cells 6.2e-7)
             forAll = direct.log - logLower <= DIRECT_GAP ? side.share(0.25) : side;
         }
-        Upper all = cells(pair, eps, source, planes, tilt, forAll, atMean[best][0], logLower, cache, Double.NEGATIVE_INFINITY, null);
+        Upper all = cells(pair, eps, source, planes, tilt, forAll, scale[0], logLower, cache, Double.NEGATIVE_INFINITY, null);
         if (direct == null) {
             return all;
         }
         Upper kept = direct.log < all.log ? direct : all;
         return new Upper(kept.log, kept.cells, direct.evaluations + all.evaluations, kept.directPlane);
+    }
+
+    /**
+     * The planes of every pair of categories of G ~ Multinomial(n; q, undecided) with its counts moved up by {@code shift} (one per
+     * category; the pair is taken at the moved counts, and the order of the two smallest counts is theirs): r the category of the
+     * larger share; {@code categories} gets each plane's {r, c}. Ties go to the lower index: a plane counts only where every other
+     * moved count comes after both of its own in the order of (count, index), so the planes part the outcomes (a tie is counted
+     * once).
+     */
+    static List<PlaneCells.Plane> planes(double[] q, long[] shift, List<int[]> categories) {
+        int m = q.length;
+        List<PlaneCells.Plane> planes = new ArrayList<>();
+        for (int i = 0; i < m; i++) {
+            for (int j = i + 1; j < m; j++) {
+                int r = q[i] >= q[j] ? i : j;
+                int c = r == i ? j : i;
+                double[] others = new double[m - 2];
+                int[][] ties = new int[m - 2][];
+                for (int k = 0, o = 0; k < m; k++) {
+                    if (k != i && k != j) {
+                        // G_k + s_k must come after G_r + s_r (at least one more where k < r takes the tie), so
+                        // G_k >= G_r + s_r - s_k (+ 1); c alike
+                        ties[o] = new int[] {Math.toIntExact(shift[r] - shift[k] + (k < r ? 1 : 0)), Math.toIntExact(shift[c] - shift[k] + (k < c ? 1 : 0))};
+                        others[o++] = q[k];
+                    }
+                }
+                planes.add(new PlaneCells.Plane(q[r], q[c], others, ties, new long[] {shift[r], shift[c]}));
+                categories.add(new int[] {r, c});
+            }
+        }
+        return planes;
+    }
+
+    /**
+     * Each plane's tilt (into {@code tilt}) from the pair at its mean (moved by its shift) and one sigma below it in each count;
+     * returns {ln of the largest pair at a mean, the terms its evaluation took, its plane}.
+     */
+    private static double[] tilts(PairDivergence pair, double eps, PairSource source, List<PlaneCells.Plane> planes, double[][] tilt) {
+        long n = pair.n();
+        List<long[]> means = new ArrayList<>();
+        for (PlaneCells.Plane pl : planes) {
+            means.add(new long[] {Math.max(1, Math.round(n * pl.pr()) + pl.shift()[0]), Math.max(1, Math.round(n * pl.pc()) + pl.shift()[1])});
+        }
+        double[][] atMean = evaluate(means, eps, source);
+        int best = 0;
+        for (int p = 0; p < planes.size(); p++) {
+            long[] at = means.get(p);
+            tilt[p] = VertexLowerBound.tilt(pair, eps, source, planes.get(p).pr(), planes.get(p).pc(), at[0], at[1], atMean[p][0]);
+            best = atMean[p][0] > atMean[best][0] ? p : best;
+        }
+        return new double[] {atMean[best][0], atMean[best][2], best};
+    }
+
+    /**
+     * An upper bound over every assignment of records to {@code vertices} (the hull's), split into regions by how many records
+     * lie on each vertex (every assignment of the hull is at most one of these: E[delta(H)] is linear in each record's
+     * distribution), for a cut K: R_v, at least n - K records on the lower bound's vertex v; and for each other vertex w, R_w, at
+     * least k = ceil((K + 1) / (l - 1)) records on w (where fewer than n - K lie on v, more than K lie on the other l - 1). In a
+     * region with f records fixed on a vertex w, each record is "category j" with chance q_j (the smallest shares, the same law G
+     * as {@link #upper}) and the fixed records are in category j with chance w_j - q_j more: H >= G + E count by count, E_j ~
+     * Binomial(f, w_j - q_j). So {@code E[delta(H)] <= E[pair of the two smallest of G + e] + P(E_j < e_j for some j) DP} for any
+     * counts e, here each e_j where its Chernoff tail falls below a 1e-8 share of the lower bound; the first is the cells of
+     * {@link #upper} with every count moved up by e. The bound is the largest region's.
+     *
+     * <p>K is the largest cut at which G + e of R_v keeps every category outside v's pair {a, b} {@value #APART} standard deviations above the pair's
+     * larger count (there the two smallest are v's pair about always and R_v's bound is about v's own value): where the hull's
+     * smallest shares of two categories come from different vertices (the issue of {@link #upper}'s class comment), G alone lets
+     * the two smallest be a pair no assignment near v has. Returns +infinity where no such cut exists.
+     */
+    static Upper regions(PairDivergence pair, DistributionSet vertices, int v, double eps, PairSource source, Options options,
+            double logLower, Map<Long, double[]> cache) {
+        long n = pair.n();
+        int l = vertices.size();
+        double[] q = smallestShares(vertices);
+        if (l < 2 || !(logLower > Double.NEGATIVE_INFINITY) || Arrays.stream(q).anyMatch(x -> x <= 0)) {
+            return new Upper(Double.POSITIVE_INFINITY, 0, 0);
+        }
+        double logBeta = logBeta(pair, logLower, q.length);
+        long cut = cut(n, q, vertices.get(v), twoSmallest(vertices.get(v)), logBeta);
+        return cut < 1 ? new Upper(Double.POSITIVE_INFINITY, 0, 0) : regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache);
+    }
+
+    /** ln of the chance each e_j of {@link #regions} may miss: a 1e-8 share of the lower bound over the DP delta, per category. */
+    static double logBeta(PairDivergence pair, double logLower, int categories) {
+        return Math.min(0, logLower + Math.log(1e-8) - pair.mechanism().logDpDelta(pair.n())) - Math.log(categories);
+    }
+
+    /** {@link #regions} at a given cut and chance {@code e^logBeta} for each e_j to miss. */
+    static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
+            double logLower, Map<Long, double[]> cache) {
+        long n = pair.n();
+        int l = vertices.size();
+        double[] q = smallestShares(vertices);
+        if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0)) {
+            throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0 and a cut in [0, n)");
+        }
+        double logDp = pair.mechanism().logDpDelta(n);
+        long k = (cut + 1 + l - 2) / (l - 1);
+        Options each = options.share(1.0 / l);
+        double worst = Double.NEGATIVE_INFINITY;
+        int cells = 0;
+        int evaluations = 0;
+        for (int w = 0; w < l; w++) {
+            long fixed = w == v ? n - cut : k;
+            long[] shift = shifts(fixed, q, vertices.get(w), logBeta);
+            double logTail = tail(fixed, q, vertices.get(w), shift);
+            Upper r = shifted(pair, q, shift, eps, source, each, logLower, cache);
+            worst = Math.max(worst, LogMath.logAdd(r.log, logTail + logDp));
+            cells += r.cells;
+            evaluations += r.evaluations;
+        }
+        return new Upper(worst, cells, evaluations, null, cut);
+    }
+
+    /**
+     * ln of an upper bound on {@code E[pair of the two smallest counts of G + shift]}, G ~ Multinomial(n; q, undecided): the cells
+     * of every plane ({@link #planes}) refined against {@code logLower} within {@code options} (a side's budget).
+     */
+    static Upper shifted(PairDivergence pair, double[] q, long[] shift, double eps, PairSource source, Options options, double logLower,
+            Map<Long, double[]> cache) {
+        List<PlaneCells.Plane> planes = planes(q, shift, new ArrayList<>());
+        double[][] tilt = new double[planes.size()][];
+        double[] scale = tilts(pair, eps, source, planes, tilt);
+        return cells(pair, eps, source, planes, tilt, options.forTerms(scale[1]), scale[0], logLower, cache, Double.NEGATIVE_INFINITY, null);
+    }
+
+    /**
+     * How far above the pair's larger count (in standard deviations of their difference) R_v keeps the other counts: their chance
+     * to come near is then about 1e-9, and what it adds to R_v's bound far less (at n = 1e4 on the issue hull, 2.2 standard
+     * deviations apart in G, it added 1.3e-5 relative).
+     */
+    static final double APART = 6;
+
+    /**
+     * The cut K of {@link #regions}: the largest in [0, n - 1] whose R_v keeps every other category {@link #APART} standard deviations above the
+     * pair's larger moved count (by bisection; the moved counts fall as K grows), 0 where even K = 0 does not.
+     */
+    static long cut(long n, double[] q, double[] v, int[] pair, double logBeta) {
+        java.util.function.LongPredicate apart = K -> {
+            long[] e = shifts(n - K, q, v, logBeta);
+            double larger = Math.max(n * q[pair[0]] + e[pair[0]], n * q[pair[1]] + e[pair[1]]);
+            double top = Math.max(q[pair[0]], q[pair[1]]);
+            for (int j = 0; j < q.length; j++) {
+                if (j != pair[0] && j != pair[1] && n * q[j] + e[j] - larger < APART * Math.sqrt(n * (q[j] + top))) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        if (!apart.test(0)) {
+            return 0;
+        }
+        long lo = 0;
+        long hi = n - 1;
+        while (lo < hi) {
+            long mid = lo + (hi - lo + 1) / 2;
+            if (apart.test(mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** Each e_j of {@link #regions}: the largest count whose chance that Binomial(fixed, w_j - q_j) falls below it is at most e^logBeta (Chernoff). */
+    static long[] shifts(long fixed, double[] q, double[] w, double logBeta) {
+        long[] e = new long[q.length];
+        for (int j = 0; j < q.length; j++) {
+            double d = w[j] - q[j];
+            if (d <= 0 || fixed < 1) {
+                continue;
+            }
+            long lo = 0;
+            long hi = (long) Math.floor(fixed * d);
+            while (lo < hi) {
+                long mid = lo + (hi - lo + 1) / 2;
+                if (DirectionSum.logBinomialTail(fixed, Math.min(1, d), mid - 1, false) <= logBeta) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            e[j] = lo;
+        }
+        return e;
+    }
+
+    /** ln of an upper bound on P(E_j < e_j for some j), E_j ~ Binomial(fixed, w_j - q_j): the sum of the Chernoff tails. */
+    static double tail(long fixed, double[] q, double[] w, long[] e) {
+        double s = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < q.length; j++) {
+            if (e[j] > 0) {
+                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, Math.min(1, w[j] - q[j]), e[j] - 1, false));
+            }
+        }
+        return Math.min(0, s);
     }
 
     /** The upper side's cells over {@code planes} (plus {@code logFixed}, a plane bounded otherwise: {@code directPlane}). */
@@ -403,6 +591,21 @@ public final class MonotoneBounds {
         cells.logFixed = logFixed;
         int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(side.maxEvaluations() / (8.0 * planes.size()))));
         return new Upper(cells.run(side, tilt, perAxis, logScale, logLower), cells.cellCount, cells.evaluations, directPlane);
+    }
+
+    /** The categories of the two smallest shares of p, in the order of (share, index). */
+    static int[] twoSmallest(double[] p) {
+        int a = -1;
+        int b = -1;
+        for (int i = 0; i < p.length; i++) {
+            if (a < 0 || p[i] < p[a]) {
+                b = a;
+                a = i;
+            } else if (b < 0 || p[i] < p[b]) {
+                b = i;
+            }
+        }
+        return new int[] {a, b};
     }
 
     /** The index of the plane of the two smallest shares (in the order of (share, index)). */

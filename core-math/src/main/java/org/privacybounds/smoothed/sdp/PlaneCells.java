@@ -56,12 +56,19 @@ final class PlaneCells {
 
     /**
      * One plane: the shares of its two categories (r the first, c the second), and for the upper side the shares of the other
-     * categories (empty: no condition on them).
+     * categories (empty: no condition on them). {@code shift = {s_r, s_c}}: the pair is taken at {@code (X_r + s_r, X_c + s_c)}
+     * (counts known to lie at least that far above the law's, see {@link MonotoneBounds}); the ties then carry the shifts'
+     * differences, so they may be negative or above 1.
      */
-    record Plane(double pr, double pc, double[] others, int[][] ties) {
+    record Plane(double pr, double pc, double[] others, int[][] ties, long[] shift) {
         /** A plane whose other counts need only reach the larger of its two, ties included (every tie offset 0). */
         Plane(double pr, double pc, double[] others) {
             this(pr, pc, others, new int[others.length][2]);
+        }
+
+        /** A plane of the law's own counts (no shift). */
+        Plane(double pr, double pc, double[] others, int[][] ties) {
+            this(pr, pc, others, ties, new long[2]);
         }
     }
 
@@ -230,7 +237,7 @@ final class PlaneCells {
                 boolean matters = mass[p] + logDp >= logScale + Math.log(1e-12);
                 ladders.add(matters ? ladder(p, z[0], z[1], z[2], z[3], perAxis, grids.get(p)[0], grids.get(p)[1]) : List.of());
                 for (long[] pt : ladders.get(p)) {
-                    want(ladderPoints, pt[0], pt[1]);
+                    want(ladderPoints, p, pt[0], pt[1]);
                 }
             }
             fill(ladderPoints);
@@ -251,6 +258,9 @@ final class PlaneCells {
                 break;
             }
             if (upper ? logOther > Double.NEGATIVE_INFINITY : logOther < Double.POSITIVE_INFINITY) {
+                if (upper ? total <= logOther : total >= logOther) {
+                    break; // already past the other side's bound (a region of assignments below the lower bound's value)
+                }
                 // what the cells could still gain against the gap to the other side's bound (none left: stop)
                 double gap = upper ? logGap(total, logOther) : logGap(logOther, total);
                 if (!(gain >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
@@ -333,13 +343,13 @@ final class PlaneCells {
     private void checkFlat(List<long[]> probes) {
         List<long[]> need = new ArrayList<>();
         for (long[] pr : probes) {
-            want(need, pr[2], pr[3]);
-            want(need, pr[4], pr[5]);
+            want(need, (int) pr[0], pr[2], pr[3]);
+            want(need, (int) pr[0], pr[4], pr[5]);
         }
         fill(need);
         for (long[] pr : probes) {
-            double atAnchor = value(pr[2], pr[3], true);
-            double atMean = value(pr[4], pr[5], true);
+            double atAnchor = value((int) pr[0], pr[2], pr[3], true);
+            double atMean = value((int) pr[0], pr[4], pr[5], true);
             if (!(Math.abs(atAnchor - atMean) < FLAT)) {
                 anchors[(int) pr[0]][(int) pr[1]] = -1;
             }
@@ -435,7 +445,7 @@ final class PlaneCells {
         if (plane < ladders.size()) {
             for (long[] pt : ladders.get(plane)) {
                 if (pt[0] <= x && pt[1] <= y) {
-                    best = Math.min(best, cache.get(key(pt[0], pt[1]))[1]);
+                    best = Math.min(best, value(plane, pt[0], pt[1], true));
                 }
             }
         }
@@ -520,8 +530,8 @@ final class PlaneCells {
             List<long[]> need = new ArrayList<>();
             for (Cell c : cells) {
                 long[] pt = points(c);
-                want(need, pt[0], pt[1]);
-                want(need, pt[2], pt[3]);
+                want(need, c.plane, pt[0], pt[1]);
+                want(need, c.plane, pt[2], pt[3]);
             }
             fill(need);
         }
@@ -533,23 +543,30 @@ final class PlaneCells {
                 continue;
             }
             long[] pt = points(c);
-            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, c.logPLeast, value(pt[0], pt[1], upper), value(pt[2], pt[3], !upper), true));
+            out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, c.logP, c.logPLeast, value(c.plane, pt[0], pt[1], upper),
+                    value(c.plane, pt[2], pt[3], !upper), true));
         }
         return out;
     }
 
     /**
-     * The pair at a point: its upper value (T/n where a count is 0) or its lower value (-infinity where the point lies outside
-     * the plane's counts).
+     * The pair at a point of a plane's law, moved by the plane's shift: its upper value (T/n where a count is 0) or its lower value
+     * (-infinity where the point lies outside the plane's counts).
      */
-    private double value(long x, long y, boolean high) {
+    private double value(int plane, long x, long y, boolean high) {
+        long[] shift = planes.get(plane).shift();
+        x += shift[0];
+        y += shift[1];
         if (x < 1 || y < 1 || x + y > n) {
             return high ? logDp : Double.NEGATIVE_INFINITY;
         }
         return cache.get(key(x, y))[high ? 1 : 0];
     }
 
-    private void want(List<long[]> need, long x, long y) {
+    private void want(List<long[]> need, int plane, long x, long y) {
+        long[] shift = planes.get(plane).shift();
+        x += shift[0];
+        y += shift[1];
         if (x >= 1 && y >= 1 && x + y <= n && !cache.containsKey(key(x, y))) {
             cache.put(key(x, y), null); // claimed; filled after the batch
             need.add(new long[] {x, y});

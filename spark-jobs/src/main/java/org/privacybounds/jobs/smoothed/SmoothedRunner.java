@@ -132,6 +132,20 @@ public final class SmoothedRunner {
         return SparkEnumeration.run(spark, (int) n, SamplingHistogramMechanism.of(sampling, sampleSize), hull, eps, partitions, progress);
     }
 
+    /** How an upper bound from the regions of assignments ({@link MonotoneBounds#regions}) was obtained. */
+    private static String regionsHow(MonotoneBounds.Bounds x, long n, int vertices) {
+        long k = (x.upperCut() + vertices - 1) / (vertices - 1);
+        return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over regions of them: at least %d records on"
+                + " vertex %d, or at least %d on one other vertex (every assignment is in one; E[delta] is linear in each record's"
+                + " distribution, so the hull's assignments are at most its vertices'); in each, the counts are at least those of one"
+                + " multinomial law G with each category's smallest share over Pi plus the fixed records' extra counts, each taken at a"
+                + " count it falls below with a chance of at most 1e-8 of the lower bound over the DP delta (Chernoff; that chance"
+                + " times the DP delta added), and delta is the pair divergence of the two smallest counts (monotone in them); E over G"
+                + " summed over %d cells of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial"
+                + " CDFs (log-space sums in the far tails) times the divergence at its lower corner moved by the extra counts, raised by"
+                + " its error bound", n - x.upperCut(), x.lowerVertex() + 1, k, x.upperCells());
+    }
+
     /**
      * Three or more categories where every assignment is beyond reach: certified two-sided bounds ({@link MonotoneBounds}), the
      * upper bound from {@code upperSet}'s smallest shares (the hull or an enclosing simplex), the lower from every record on one
@@ -175,7 +189,7 @@ public final class SmoothedRunner {
                     + " not shown below the larger (both monotone), at the box's chance from above times the pair at its lower corner, or"
                     + " summed like the larger where that is less",
                     x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
-            upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, String.format(Locale.ROOT,
+            upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, x.upperCut() >= 0 ? regionsHow(x, n, upperSet.size()) : String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
                             + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"
                             + " G summed over %d cells of the pairs' planes covering every count, each plane's outcomes those where its pair"
