@@ -20,15 +20,17 @@ import org.privacybounds.numeric.LogSumExp;
  * K_b is Binomial(T - K_a, p_b / (1 - p_a))), taken from above. Where c E_K[R] lies near 1 (the kink, where most of the value
  * is), Phi(j) is summed exactly instead: for each K_a in a window of 12 standard deviations the sum over K_b is two binomial
  * CDFs, {@code F(t) (1 - (j_b + 1) / u) - (N q / u) F_{N-1}(t - 1)} with {@code u = (K_a + j_a) / c} and t the largest K_b with
- * {@code K_b + j_b + 1 < u} (each CDF moved by 1e-12 relative on the side that lowers the row). What is left out (other j,
- * K_a outside the window, K_a = 0 where h_a may be 0) is non-negative and dropped.
+ * {@code K_b + j_b + 1 < u} (each CDF moved for its rounding on the side that lowers the row; along the window both are walked
+ * by recurrence, {@link CdfWalk}). What is left out (other j, K_a outside the window, K_a = 0 where h_a may be 0) is
+ * non-negative and dropped.
  *
  * <p>At n = 1e6 with 0.2 % lost (the vertex (0.40, 0.52, 0.08), a record moved from category 3 to 1, eps 0.5) it is 10^-8.4805993
- * in 12 s on 2 cores, where the cells' lower bound ({@link VertexLowerBound}) was 10^-8.48075. The work is the CDF pairs of the
- * kink: about 2e7 there, growing about as n^1.5; beyond {@code maxRows} it is not done.
+ * in 0.94 s on 2 cores (12.5 s with two CDFs from Commons Statistics per row), where the cells' lower bound
+ * ({@link VertexLowerBound}) was 10^-8.48075. The work is the kink's rows: about 2e7 there, growing about as n^1.5; beyond
+ * {@code maxRows} (in CDF pairs, {@link Released#ROW_COST} a row) it is not done.
  */
 final class DirectionSum {
-    private static final double CDF_MARGIN = 1e-12;
+    static final double CDF_MARGIN = 1e-12;
     /**
      * Half-width of the windows (of K_a and of J_b) in standard deviations: the rest is dropped (a lower bound). Past the kink's
      * middle a lost histogram's value comes from released counts far out in K_a's tail, as far as the kink reaches (8 standard
@@ -268,15 +270,24 @@ final class DirectionSum {
             return new Released(t, pa, pb, lo, pk, outside, kink, (int) lost);
         }
 
-        /** The kink's CDF pairs over j_b in [bLo, bHi]: per j_b the kink's j_a times the window. */
+        /**
+         * The kink's work over j_b in [bLo, bHi], in CDF pairs: per j_b the kink's j_a times the window's rows, each walked row
+         * ({@link CdfWalk}) {@value #ROW_COST} of a pair.
+         */
         double rows(int bLo, int bHi, double eps) {
             double ratio = pb / pa;
             double rows = 0;
             for (int b = bLo; b <= bHi; b++) {
                 rows += (2 * kink * (b + 1) / (Math.exp(eps) * ratio) + 3) * pk.length;
             }
-            return rows;
+            return rows * ROW_COST;
         }
+
+        /**
+         * A walked row's cost in CDF pairs: at n = 1e6 (the vertex (0.40, 0.52, 0.08), a record moved from category 3 to 1,
+         * eps 0.5, 0.2 % lost) the lower sum took 12.5 s on 2 cores with two CDFs a row and 0.94 s walked.
+         */
+        static final double ROW_COST = 0.1;
 
         /**
          * Per j_a, over the window, kept (the same for every j_b): {sum p_k (T - k) q / (k + j_a), sum p_k / (k + j_a)} and the sums
@@ -333,15 +344,23 @@ final class DirectionSum {
 
         /**
          * Phi(j) summed over K_a's window, each row from two binomial CDFs moved for their rounding so that the row is lowered
-         * ({@code lower}) or raised.
+         * ({@code lower}) or raised. Along the window both CDFs, {@code F_N(top)} and {@code F_{N-1}(top - 1)} with N = T - K_a, follow
+         * a path on which N falls by one a row and top does not fall, so both grow row by row and are walked by recurrence
+         * ({@link CdfWalk}) from where they first reach {@link CdfWalk#FLOOR} (found by bisection); rows before that hold at most
+         * the floor each (left out below, added above).
          */
         double rows(int a, double d, double c, boolean lower) {
             double sign = lower ? -1 : 1;
             double sum = 0;
+            double under = 0; // the upper side's rows before the walks start, each at most FLOOR
+            CdfWalk f = new CdfWalk(q);
+            CdfWalk f1 = new CdfWalk(q);
+            int firstF = -1;
+            int firstF1 = -1;
             for (int i = 0; i < pk.length; i++) {
                 int k = lo + i;
                 double u = (k + a) / c;
-                long top = (long) Math.ceil(u - d) - 1; // the largest K_b with K_b + d < u
+                long top = top(i, a, d, c);
                 if (top < 0) {
                     continue;
                 }
@@ -351,17 +370,70 @@ final class DirectionSum {
                     row = 1 - d / u - n * q / u; // every K_b: E[1 - (K_b + d) / u]
                     row += sign * 1e-15 * (1 + d / u + n * q / u);
                 } else {
-                    double f = Math.min(1, BinomialDistribution.of(n, q).cumulativeProbability((int) top) * (1 + sign * CDF_MARGIN));
-                    // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1); top < N, so N - 1 >= top >= 1 where it is not 0
-                    double f1 = top >= 1 ? Math.min(1, BinomialDistribution.of(n - 1, q).cumulativeProbability((int) top - 1) * (1 - sign * CDF_MARGIN)) : 0;
-                    row = f * (1 - d / u) - n * q * f1 / u;
-                    row += sign * 1e-15 * (f + n * q * f1 / u);
+                    if (firstF < 0) {
+                        // both CDFs grow along the window: where each first reaches the floor
+                        firstF = first(i, a, d, c, 0);
+                        firstF1 = first(i, a, d, c, 1);
+                    }
+                    if (i < firstF) {
+                        under += pk[i];
+                        continue;
+                    }
+                    double[] fv = f.at(n, top);
+                    double fHi = Math.min(1, fv[0] * (1 + fv[1]) + fv[2]);
+                    double fLo = Math.max(0, fv[0] * (1 - fv[1]) - fv[2]);
+                    double f1Hi;
+                    double f1Lo;
+                    if (top < 1) {
+                        f1Hi = 0;
+                        f1Lo = 0;
+                    } else if (i < firstF1) {
+                        f1Hi = CdfWalk.FLOOR;
+                        f1Lo = 0;
+                    } else {
+                        double[] gv = f1.at(n - 1, top - 1);
+                        f1Hi = Math.min(1, gv[0] * (1 + gv[1]) + gv[2]);
+                        f1Lo = Math.max(0, gv[0] * (1 - gv[1]) - gv[2]);
+                    }
+                    // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1): lowered with F from below and F_{N-1} from above
+                    double fr = lower ? fLo : fHi;
+                    double f1r = lower ? f1Hi : f1Lo;
+                    row = fr * (1 - d / u) - n * q * f1r / u;
+                    row += sign * 1e-15 * (fr + n * q * f1r / u);
                 }
                 if (row > 0) {
                     sum += pk[i] * row;
                 }
             }
-            return sum * (1 + sign * sumMargin);
+            return sum * (1 + sign * sumMargin) + (lower ? 0 : under * CdfWalk.FLOOR * (1 + sumMargin));
+        }
+
+        /** The largest K_b with K_b + d < u at the window's row i (u = (K_a + j_a) / c); it does not fall as i grows. */
+        private long top(int i, int a, double d, double c) {
+            double u = (lo + i + a) / c;
+            return (long) Math.ceil(u - d) - 1;
+        }
+
+        /**
+         * The first row from {@code from} whose CDF (which 0: {@code F_N(top)}; 1: {@code F_{N-1}(top - 1)}) reaches
+         * {@link CdfWalk#FLOOR} or whose top reaches N (the row is then closed-form), by bisection (both grow along the window);
+         * the window's length where none does.
+         */
+        private int first(int from, int a, double d, double c, int which) {
+            int lo = from;
+            int hi = pk.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                long top = top(mid, a, d, c) - which;
+                int n = trials - (this.lo + mid) - which;
+                boolean reached = top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= CdfWalk.FLOOR;
+                if (reached) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
         }
 
         /**
@@ -409,6 +481,80 @@ final class DirectionSum {
             double ea = pa * Math.exp(theta * ua - s);
             double eb = pb * Math.exp(theta * ub - s);
             return trials * (ua * ea + ub * eb) / (ea + eb + rest * Math.exp(-s));
+        }
+    }
+    /**
+     * {@code F_N(t)} and {@code b_N(t)} of Binomial(N, q) along a path on which N does not grow and t does not fall, by recurrence
+     * with positive terms only: {@code b_{N-1}(t) = b_N(t) (N - t) / (N (1 - q))}, {@code F_{N-1}(t) = F_N(t) + q b_{N-1}(t)} (one
+     * more trial passes t only from t), {@code b_N(t + 1) = b_N(t) (N - t) / (t + 1) q / (1 - q)}, {@code F_N(t + 1) = F_N(t) +
+     * b_N(t + 1)}; started, and restarted every {@value #RESTART} operations, from Commons Statistics' CDF and pmf (each taken
+     * within {@link DirectionSum#CDF_MARGIN} relative, as the rows assumed before). A value then lies within {@code 2 CDF_MARGIN +
+     * 5 ops 2^-53} relative of the exact one (each operation rounds a positive product or sum once to three times), plus 1e-300
+     * absolute per operation for pmfs near the subnormal range and what the walk leaves out where it stops far in the upper tail
+     * ({@link #settle}).
+     */
+    static final class CdfWalk {
+        /** Where a walk may start: a CDF at least this (its pmf then far above the subnormal range). */
+        static final double FLOOR = 1e-280;
+        /** Operations between restarts from Commons Statistics: the error they add stays below 1e-11. */
+        static final int RESTART = 1 << 14;
+        private final double q;
+        private final double odds;
+        private long n = -1;
+        private long t;
+        private double b;
+        private double f;
+        private int ops;
+        /** Where the walk has stopped in the upper tail, what the values may still grow by ({@link #settle}); -1 while it walks. */
+        private double rest = -1;
+
+        CdfWalk(double q) {
+            this.q = q;
+            this.odds = q / (1 - q);
+        }
+
+        /** {value of F_N(t), its relative error bound, its absolute error bound}; N at most, t at least, the last call's. */
+        double[] at(long toN, long toT) {
+            if (n < 0 || toN > n || toT < t || rest < 0 && ops + (n - toN) + (toT - t) > RESTART) {
+                BinomialDistribution d = BinomialDistribution.of((int) toN, q);
+                n = toN;
+                t = toT;
+                f = d.cumulativeProbability((int) toT);
+                b = d.probability((int) toT);
+                ops = 0;
+                rest = -1;
+                settle();
+            }
+            while (rest < 0 && n > toN) {
+                b *= (n - t) / (n * (1 - q));
+                f += q * b;
+                n--;
+                ops++;
+                settle();
+            }
+            while (rest < 0 && t < toT) {
+                b *= (n - t) / (t + 1.0) * odds;
+                t++;
+                f += b;
+                ops++;
+                settle();
+            }
+            n = toN;
+            t = toT;
+            return new double[] {f, 2 * CDF_MARGIN + 5 * ops * 0x1p-53, 1e-300 * (ops + 1) + Math.max(0, rest)};
+        }
+
+        /**
+         * Far in the upper tail, where the pmf falls below 1e-290, the walk stops: every later value along the path exceeds this
+         * one by at most the tail beyond t now, {@code P(X > t) <= b r / (1 - r)} (r the ratio of the next pmf to this one, and
+         * the ratios fall further out), kept as an absolute error. (Subnormal pmfs would otherwise make each operation slow.)
+         */
+        private void settle() {
+            if (b < 1e-290 && t > n * q) {
+                double r = (n - t) / (t + 1.0) * odds;
+                rest = 2 * Math.max(b, 1e-300) * r / (1 - r); // (twice: b itself is rounded)
+                b = 0;
+            }
         }
     }
 }

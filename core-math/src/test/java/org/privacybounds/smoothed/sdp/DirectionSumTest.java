@@ -34,6 +34,47 @@ class DirectionSumTest {
         return s.log();
     }
 
+    /**
+     * The walked CDF of Binomial(N, q) along a path with N falling by one a step and t rising by two, from the lower tail (F about
+     * 1e-66) past where the walk stops in the upper tail (the pmf below 1e-290 at step 436 of 500): every 25th point within its
+     * reported error of the exact CDF, summed
+     * with exact binomial coefficients and 60-digit powers (BigDecimal), and every point within it of Commons Statistics' CDF.
+     */
+    @Test
+    void theWalkedCdfStaysWithinItsErrorOfExactSums() {
+        double q = 0.435;
+        DirectionSum.CdfWalk walk = new DirectionSum.CdfWalk(q);
+        java.math.MathContext mc = new java.math.MathContext(60);
+        java.math.BigDecimal bq = new java.math.BigDecimal(q);
+        java.math.BigDecimal bp = java.math.BigDecimal.ONE.subtract(bq);
+        int checked = 0;
+        for (int step = 0; ; step++) {
+            int n = 2000 - step;
+            int t = 500 + 2 * step;
+            if (t >= n) {
+                break;
+            }
+            double[] v = walk.at(n, t);
+            double commons = BinomialDistribution.of(n, q).cumulativeProbability(t);
+            String what = "N " + n + " t " + t + ": " + v[0] + " +- " + v[1] + " rel + " + v[2];
+            assertTrue(Math.abs(v[0] - commons) <= (v[1] - DirectionSum.CDF_MARGIN) * commons + v[2], what + " vs Commons " + commons);
+            if (step % 25 == 0) {
+                java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
+                java.math.BigInteger binom = java.math.BigInteger.ONE;
+                for (int k = 0; k <= t; k++) {
+                    if (k > 0) {
+                        binom = binom.multiply(java.math.BigInteger.valueOf(n - k + 1)).divide(java.math.BigInteger.valueOf(k));
+                    }
+                    sum = sum.add(new java.math.BigDecimal(binom).multiply(bq.pow(k, mc), mc).multiply(bp.pow(n - k, mc), mc), mc);
+                }
+                double exact = sum.doubleValue();
+                assertTrue(Math.abs(v[0] - exact) <= v[1] * exact + v[2], what + " vs exact " + exact);
+                checked++;
+            }
+        }
+        assertTrue(checked >= 20, "points checked: " + checked);
+    }
+
     @Test
     void theSumOverReleasedAndLostCountsMatchesEveryHistogramFromBothSides() {
         // {n, T, pa, pb, eps}: few lost (the lost counts' law is narrow), a tenth lost, the larger share first (the other tail)
