@@ -113,12 +113,12 @@ public final class MonotoneBounds {
      * @param upperDirectPlane the plane {r, c} of G's two smallest shares, where its pair over all of G's law is
      *                    bounded by two directions summed from above ({@link PairDirections}) rather than by cells; null
      *                    where the cells cover every plane
-     * @param upperCut    where the upper bound is the largest of the regions of assignments ({@link #regions}), their cut K (at
-     *                    least n - K records on the lower bound's vertex, or ceil((K + 1) / (l - 1)) on one other); -1 where it is
-     *                    G's over every assignment at once
+     * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}), the records
+     *                    fixed on each vertex in its region (at least that many on the lower bound's vertex, or at least that many
+     *                    on one other); null where it is G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
-            int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long upperCut) {
+            int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long[] upperRegions) {
         public double log10Gap() {
             return LogMath.toLog10(logUpper) - LogMath.toLog10(logLower);
         }
@@ -190,7 +190,7 @@ public final class MonotoneBounds {
                 }
             }
             out[e] = new Bounds(eps[e], logUpper, kept.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lowerEvaluations
-                    + own.evaluations, Math.min(logUpper, own.log), byDirection, kept.log > lo.logLower() ? kept.directPlane : null, kept.cut);
+                    + own.evaluations, Math.min(logUpper, own.log), byDirection, kept.log > lo.logLower() ? kept.directPlane : null, kept.fixed);
             progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; the lower bound within %.2g of its"
                     + " assignment's value), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
                     out[e].log10Gap(), out[e].lowerRelativeError(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
@@ -325,13 +325,13 @@ public final class MonotoneBounds {
     static final double DIRECT_GAP = 1e-3;
 
     /** The upper bound of one eps: ln of it, its cells and evaluations. */
-    record Upper(double log, int cells, int evaluations, int[] directPlane, long cut) {
+    record Upper(double log, int cells, int evaluations, int[] directPlane, long[] fixed) {
         Upper(double log, int cells, int evaluations) {
             this(log, cells, evaluations, null);
         }
 
         Upper(double log, int cells, int evaluations, int[] directPlane) {
-            this(log, cells, evaluations, directPlane, -1);
+            this(log, cells, evaluations, directPlane, null);
         }
     }
 
@@ -463,7 +463,98 @@ public final class MonotoneBounds {
         }
         double logBeta = logBeta(pair, logLower, q.length);
         long cut = cut(n, q, vertices.get(v), twoSmallest(vertices.get(v)), logBeta);
-        return cut < 1 ? new Upper(Double.POSITIVE_INFINITY, 0, 0) : regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache);
+        if (cut < 1) {
+            return new Upper(Double.POSITIVE_INFINITY, 0, 0);
+        }
+        return regions(pair, vertices, allocate(pair, vertices, v, cut, logBeta, eps, source), cut, logBeta, eps, source, options, logLower, cache);
+    }
+
+    /**
+     * How the cut K is shared among the other vertices: {@code fixed[w]} records on each w != v, with the sum of {@code fixed[w] - 1}
+     * at most K (so the regions still cover every assignment), and n - K on v. Each w gets, in proportion, the least count at which
+     * the pair at its region's moved mean counts (the smallest count moved down by the tilt of v's own value) lies 1 % below the
+     * pair at v's own means, by bisection (the moved counts only grow with it); a vertex whose extra shares raise the smallest
+     * counts little needs more of K than one whose extra shares raise them much (the 2020 states' West Virginia against DC). Only
+     * a choice: any share gives a bound. Equal shares where some vertex would need all n.
+     */
+    static long[] allocate(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source) {
+        long n = pair.n();
+        int l = vertices.size();
+        double[] q = smallestShares(vertices);
+        double[] pv = vertices.get(v);
+        int[] ab = twoSmallest(pv);
+        long x = Math.max(1, Math.round(n * pv[ab[0]]));
+        long y = Math.max(1, Math.round(n * pv[ab[1]]));
+        long sd = Math.max(1, Math.round(Math.sqrt(n * pv[ab[0]] * (1 - pv[ab[0]]))));
+        double[][] slope = evaluate(List.of(new long[] {x, y}, new long[] {Math.max(1, x - sd), y}), eps, source);
+        double g = Math.max(0, Math.min(8, slope[1][0] - slope[0][0]));
+        long down = Math.min(x - 1, Math.round(g * sd));
+        double ref = g == 0 ? slope[0][0] : evaluate(List.of(new long[] {x - down, y}), eps, source)[0][0];
+        long[] lo = new long[l];
+        long[] hi = new long[l];
+        long[] need = new long[l];
+        for (int w = 0; w < l; w++) {
+            lo[w] = 1;
+            hi[w] = w == v ? 1 : n + 1; // n + 1: not reached even with every record on w
+        }
+        // bisection on every w at once, one batch of evaluations a step
+        for (int step = 0; step < 64; step++) {
+            List<long[]> points = new ArrayList<>();
+            List<Integer> who = new ArrayList<>();
+            for (int w = 0; w < l; w++) {
+                if (lo[w] < hi[w]) {
+                    long mid = lo[w] + (hi[w] - lo[w]) / 2;
+                    points.add(movedPair(n, q, vertices.get(w), mid, logBeta, down));
+                    who.add(w);
+                }
+            }
+            if (points.isEmpty()) {
+                break;
+            }
+            double[][] values = evaluate(points, eps, source);
+            for (int i = 0; i < values.length; i++) {
+                int w = who.get(i);
+                long mid = lo[w] + (hi[w] - lo[w]) / 2;
+                if (values[i][0] <= ref - 0.01) {
+                    hi[w] = mid;
+                } else {
+                    lo[w] = mid + 1;
+                }
+            }
+        }
+        long total = 0;
+        boolean reached = true;
+        for (int w = 0; w < l; w++) {
+            if (w != v) {
+                need[w] = lo[w];
+                reached &= lo[w] <= n;
+                total += lo[w] - 1;
+            }
+        }
+        long[] fixed = new long[l];
+        for (int w = 0; w < l; w++) {
+            if (w == v) {
+                fixed[w] = n - cut;
+            } else if (!reached || total == 0) {
+                fixed[w] = (cut + 1 + l - 2) / (l - 1); // equal shares
+            } else {
+                fixed[w] = 1 + (long) Math.floor((need[w] - 1) * ((double) cut / total));
+            }
+        }
+        return fixed;
+    }
+
+    /** The two smallest mean counts of G moved by the extra counts of {@code fixed} records on w, the smaller moved down by {@code down}. */
+    private static long[] movedPair(long n, double[] q, double[] w, long fixed, double logBeta, long down) {
+        long[] e = shifts(Math.min(n, fixed), q, w, logBeta);
+        double[] mean = new double[q.length];
+        for (int j = 0; j < q.length; j++) {
+            mean[j] = n * q[j] + e[j];
+        }
+        int[] two = twoSmallest(mean);
+        long a = Math.max(1, Math.round(mean[two[0]]) - down);
+        long b = Math.max(1, Math.round(mean[two[1]]));
+        return new long[] {a, Math.min(b, n - a)};
     }
 
     /** ln of the chance each e_j of {@link #regions} may miss: a 1e-8 share of the lower bound over the DP delta, per category. */
@@ -471,31 +562,53 @@ public final class MonotoneBounds {
         return Math.min(0, logLower + Math.log(1e-8) - pair.mechanism().logDpDelta(pair.n())) - Math.log(categories);
     }
 
-    /** {@link #regions} at a given cut and chance {@code e^logBeta} for each e_j to miss. */
+    /** {@link #regions} at a given cut, shared equally, and chance {@code e^logBeta} for each e_j to miss. */
     static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
             double logLower, Map<Long, double[]> cache) {
+        int l = vertices.size();
+        long[] fixed = new long[l];
+        for (int w = 0; w < l; w++) {
+            fixed[w] = w == v ? pair.n() - cut : (cut + 1 + l - 2) / Math.max(1, l - 1);
+        }
+        return regions(pair, vertices, fixed, cut, logBeta, eps, source, options, logLower, cache);
+    }
+
+    /**
+     * {@link #regions} with {@code fixed[w]} records on each vertex w in its region: n - K on v, and on the others counts with
+     * {@code sum of (fixed[w] - 1) <= K}, so that an assignment with fewer than n - K on v has at least fixed[w] on some w.
+     */
+    static Upper regions(PairDivergence pair, DistributionSet vertices, long[] fixed, long cut, double logBeta, double eps, PairSource source,
+            Options options, double logLower, Map<Long, double[]> cache) {
         long n = pair.n();
         int l = vertices.size();
         double[] q = smallestShares(vertices);
-        if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0)) {
-            throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0 and a cut in [0, n)");
+        long others = 0;
+        int onV = 0;
+        for (int w = 0; w < l; w++) {
+            if (fixed[w] == n - cut) {
+                onV++;
+            }
+            others += fixed[w] - 1;
+        }
+        if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0) || onV < 1 || others - (n - cut - 1) > cut
+                || Arrays.stream(fixed).anyMatch(f -> f < 1 || f > n)) {
+            throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0, a cut in [0, n), n - cut"
+                    + " records on one vertex and counts in [1, n] on the others whose excess over 1 sums to at most the cut: " + Arrays.toString(fixed));
         }
         double logDp = pair.mechanism().logDpDelta(n);
-        long k = (cut + 1 + l - 2) / (l - 1);
         Options each = options.share(1.0 / l);
         double worst = Double.NEGATIVE_INFINITY;
         int cells = 0;
         int evaluations = 0;
         for (int w = 0; w < l; w++) {
-            long fixed = w == v ? n - cut : k;
-            long[] shift = shifts(fixed, q, vertices.get(w), logBeta);
-            double logTail = tail(fixed, q, vertices.get(w), shift);
+            long[] shift = shifts(fixed[w], q, vertices.get(w), logBeta);
+            double logTail = tail(fixed[w], q, vertices.get(w), shift);
             Upper r = shifted(pair, q, shift, eps, source, each, logLower, cache);
             worst = Math.max(worst, LogMath.logAdd(r.log, logTail + logDp));
             cells += r.cells;
             evaluations += r.evaluations;
         }
-        return new Upper(worst, cells, evaluations, null, cut);
+        return new Upper(worst, cells, evaluations, null, fixed.clone());
     }
 
     /**

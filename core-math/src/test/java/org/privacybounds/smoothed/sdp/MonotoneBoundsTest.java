@@ -555,7 +555,7 @@ class MonotoneBoundsTest {
         DistributionSet hull = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
         MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 100_000, 4e8);
         MonotoneBounds.Bounds b = MonotoneBounds.of(pair, hull, new double[] {0.5}, MonotoneBounds.local(pair), options, x -> { })[0];
-        assertTrue(b.upperCut() > 0 && b.log10Gap() <= 1e-6, b + " gap " + b.log10Gap());
+        assertTrue(b.upperRegions() != null && b.log10Gap() <= 1e-6, b + " gap " + b.log10Gap());
         double g = MonotoneBounds.upper(pair, hull, 0.5, MonotoneBounds.local(pair), options, b.logLower()).log();
         assertTrue(LogMath.toLog10(g) - LogMath.toLog10(b.logLower()) > 2e-6, "G alone: " + g + " vs " + b);
     }
