@@ -113,9 +113,9 @@ public final class MonotoneBounds {
      * @param upperDirectPlane the plane {r, c} of G's two smallest shares, where its pair over all of G's law is
      *                    bounded by two directions summed from above ({@link PairDirections}) rather than by cells; null
      *                    where the cells cover every plane
-     * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}), the records
-     *                    fixed on each vertex in its region (at least that many on the lower bound's vertex, or at least that many
-     *                    on one other); null where it is G's over every assignment at once
+     * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}): {how many
+     *                    regions, K} (the first region holds at least n - K records on the lower bound's vertex); null where it is
+     *                    G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
             int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long[] upperRegions) {
@@ -182,7 +182,7 @@ public final class MonotoneBounds {
                     && !sameWhereItMatters(smallestShares(upperSet), lowerSet.get(lo.vertex()), lo.pair(), pair.n())) {
                 // G differs from the lower bound's vertex where it matters (the hull's smallest shares of two categories from
                 // different vertices, or another count near the pair's): the regions of assignments leave that out
-                Upper split = regions(pair, upperSet, lo.vertex(), eps[e], timed, options, lo.logLower(), cache);
+                Upper split = regions(pair, upperSet, lo.vertex(), eps[e], timed, options, lo.logLower(), cache, logUpper);
                 lowerEvaluations += split.evaluations;
                 if (split.log < logUpper) {
                     logUpper = Math.max(split.log, lo.logLower());
@@ -438,23 +438,25 @@ public final class MonotoneBounds {
     }
 
     /**
-     * An upper bound over every assignment of records to {@code vertices} (the hull's), split into regions by how many records
-     * lie on each vertex (every assignment of the hull is at most one of these: E[delta(H)] is linear in each record's
-     * distribution), for a cut K: R_v, at least n - K records on the lower bound's vertex v; and for each other vertex w, R_w, at
-     * least k = ceil((K + 1) / (l - 1)) records on w (where fewer than n - K lie on v, more than K lie on the other l - 1). In a
-     * region with f records fixed on a vertex w, each record is "category j" with chance q_j (the smallest shares, the same law G
-     * as {@link #upper}) and the fixed records are in category j with chance w_j - q_j more: H >= G + E count by count, E_j ~
-     * Binomial(f, w_j - q_j). So {@code E[delta(H)] <= E[pair of the two smallest of G + e] + P(E_j < e_j for some j) DP} for any
-     * counts e, here each e_j where its Chernoff tail falls below a 1e-8 share of the lower bound; the first is the cells of
-     * {@link #upper} with every count moved up by e. The bound is the largest region's.
+     * An upper bound over every assignment of records to {@code vertices} (the hull's), as the largest over regions of assignments
+     * by how many records lie on each set of vertices (every assignment of the hull is at most one of these: E[delta(H)] is linear
+     * in each record's distribution), from a branch and bound ({@link AssignmentRegions}): first, for a cut K, at least n - K
+     * records on the lower bound's vertex v, or at most n - K - 1; the second split further until each part's moved counts lie
+     * well below v's. In a region where at least f records lie on a set S of vertices, each record is "category j" with chance
+     * q_j (the smallest shares, the same law G as {@link #upper}) and those f records in category j with chance q^S_j - q_j more
+     * (q^S the smallest shares over S): H >= G + E count by count, E_j a sum of binomials. So
+     * {@code E[delta(H)] <= E[pair of the two smallest of G + e] + P(E_j < e_j for some j) DP} for any counts e, here each part's
+     * e_j where its Chernoff tail falls below a 1e-8 share of the lower bound; the first is the cells of {@link #upper} with
+     * every count moved up by e ({@link #shifted}). Given up (+infinity) where a region lies at or above {@code logGiveUp}.
      *
-     * <p>K is the largest cut at which G + e of R_v keeps every category outside v's pair {a, b} {@value #APART} standard deviations above the pair's
-     * larger count (there the two smallest are v's pair about always and R_v's bound is about v's own value): where the hull's
-     * smallest shares of two categories come from different vertices (the issue of {@link #upper}'s class comment), G alone lets
-     * the two smallest be a pair no assignment near v has. Returns +infinity where no such cut exists.
+     * <p>K is the largest cut at which G + e of v's region keeps every category outside v's pair {a, b} {@value #APART} standard
+     * deviations above the pair's larger count (there the two smallest are v's pair about always and the region's bound is about
+     * v's own value): where the hull's smallest shares of two categories come from different vertices (the issue of
+     * {@link #upper}'s class comment), G alone lets the two smallest be a pair no assignment near v has. Returns +infinity where no
+     * such cut exists.
      */
     static Upper regions(PairDivergence pair, DistributionSet vertices, int v, double eps, PairSource source, Options options,
-            double logLower, Map<Long, double[]> cache) {
+            double logLower, Map<Long, double[]> cache, double logGiveUp) {
         long n = pair.n();
         int l = vertices.size();
         double[] q = smallestShares(vertices);
@@ -466,149 +468,131 @@ public final class MonotoneBounds {
         if (cut < 1) {
             return new Upper(Double.POSITIVE_INFINITY, 0, 0);
         }
-        return regions(pair, vertices, allocate(pair, vertices, v, cut, logBeta, eps, source), cut, logBeta, eps, source, options, logLower, cache);
+        return regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache, logGiveUp);
     }
 
-    /**
-     * How the cut K is shared among the other vertices: {@code fixed[w]} records on each w != v, with the sum of {@code fixed[w] - 1}
-     * at most K (so the regions still cover every assignment), and n - K on v. Each w gets, in proportion, the least count at which
-     * the pair at its region's moved mean counts (the smallest count moved down by the tilt of v's own value) lies 1 % below the
-     * pair at v's own means, by bisection (the moved counts only grow with it); a vertex whose extra shares raise the smallest
-     * counts little needs more of K than one whose extra shares raise them much (the 2020 states' West Virginia against DC). Only
-     * a choice: any share gives a bound. Equal shares where some vertex would need all n.
-     */
-    static long[] allocate(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source) {
-        long n = pair.n();
-        int l = vertices.size();
-        double[] q = smallestShares(vertices);
-        double[] pv = vertices.get(v);
-        int[] ab = twoSmallest(pv);
-        long x = Math.max(1, Math.round(n * pv[ab[0]]));
-        long y = Math.max(1, Math.round(n * pv[ab[1]]));
-        long sd = Math.max(1, Math.round(Math.sqrt(n * pv[ab[0]] * (1 - pv[ab[0]]))));
-        double[][] slope = evaluate(List.of(new long[] {x, y}, new long[] {Math.max(1, x - sd), y}), eps, source);
-        double g = Math.max(0, Math.min(8, slope[1][0] - slope[0][0]));
-        long down = Math.min(x - 1, Math.round(g * sd));
-        double ref = g == 0 ? slope[0][0] : evaluate(List.of(new long[] {x - down, y}), eps, source)[0][0];
-        long[] lo = new long[l];
-        long[] hi = new long[l];
-        long[] need = new long[l];
-        for (int w = 0; w < l; w++) {
-            lo[w] = 1;
-            hi[w] = w == v ? 1 : n + 1; // n + 1: not reached even with every record on w
-        }
-        // bisection on every w at once, one batch of evaluations a step
-        for (int step = 0; step < 64; step++) {
-            List<long[]> points = new ArrayList<>();
-            List<Integer> who = new ArrayList<>();
-            for (int w = 0; w < l; w++) {
-                if (lo[w] < hi[w]) {
-                    long mid = lo[w] + (hi[w] - lo[w]) / 2;
-                    points.add(movedPair(n, q, vertices.get(w), mid, logBeta, down));
-                    who.add(w);
-                }
-            }
-            if (points.isEmpty()) {
-                break;
-            }
-            double[][] values = evaluate(points, eps, source);
-            for (int i = 0; i < values.length; i++) {
-                int w = who.get(i);
-                long mid = lo[w] + (hi[w] - lo[w]) / 2;
-                if (values[i][0] <= ref - 0.01) {
-                    hi[w] = mid;
-                } else {
-                    lo[w] = mid + 1;
-                }
-            }
-        }
-        long total = 0;
-        boolean reached = true;
-        for (int w = 0; w < l; w++) {
-            if (w != v) {
-                need[w] = lo[w];
-                reached &= lo[w] <= n;
-                total += lo[w] - 1;
-            }
-        }
-        long[] fixed = new long[l];
-        for (int w = 0; w < l; w++) {
-            if (w == v) {
-                fixed[w] = n - cut;
-            } else if (!reached || total == 0) {
-                fixed[w] = (cut + 1 + l - 2) / (l - 1); // equal shares
-            } else {
-                fixed[w] = 1 + (long) Math.floor((need[w] - 1) * ((double) cut / total));
-            }
-        }
-        return fixed;
-    }
-
-    /** The two smallest mean counts of G moved by the extra counts of {@code fixed} records on w, the smaller moved down by {@code down}. */
-    private static long[] movedPair(long n, double[] q, double[] w, long fixed, double logBeta, long down) {
-        long[] e = shifts(Math.min(n, fixed), q, w, logBeta);
-        double[] mean = new double[q.length];
-        for (int j = 0; j < q.length; j++) {
-            mean[j] = n * q[j] + e[j];
-        }
-        int[] two = twoSmallest(mean);
-        long a = Math.max(1, Math.round(mean[two[0]]) - down);
-        long b = Math.max(1, Math.round(mean[two[1]]));
-        return new long[] {a, Math.min(b, n - a)};
-    }
-
-    /** ln of the chance each e_j of {@link #regions} may miss: a 1e-8 share of the lower bound over the DP delta, per category. */
+    /** ln of the chance each moved count of {@link #regions} may miss: a 1e-8 share of the lower bound over the DP delta, per category. */
     static double logBeta(PairDivergence pair, double logLower, int categories) {
         return Math.min(0, logLower + Math.log(1e-8) - pair.mechanism().logDpDelta(pair.n())) - Math.log(categories);
     }
 
-    /** {@link #regions} at a given cut, shared equally, and chance {@code e^logBeta} for each e_j to miss. */
-    static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
-            double logLower, Map<Long, double[]> cache) {
-        int l = vertices.size();
-        long[] fixed = new long[l];
-        for (int w = 0; w < l; w++) {
-            fixed[w] = w == v ? pair.n() - cut : (cut + 1 + l - 2) / Math.max(1, l - 1);
-        }
-        return regions(pair, vertices, fixed, cut, logBeta, eps, source, options, logLower, cache);
-    }
+    /** The most regions of assignments the branch and bound makes ({@link AssignmentRegions#partition}). */
+    static final int MAX_REGIONS = 24;
 
     /**
-     * {@link #regions} with {@code fixed[w]} records on each vertex w in its region: n - K on v, and on the others counts with
-     * {@code sum of (fixed[w] - 1) <= K}, so that an assignment with fewer than n - K on v has at least fixed[w] on some w.
+     * {@link #regions} at a given cut and chance {@code e^logBeta} for each moved count to miss: the regions of
+     * {@link AssignmentRegions#partition}, v's first on a third of the side's budget, the others sharing the rest, each bounded by
+     * the cells of G with its counts moved up ({@link #shifted}) plus the chance they miss times the DP delta; given up (+infinity)
+     * as soon as one region lies at or above {@code logGiveUp}.
      */
-    static Upper regions(PairDivergence pair, DistributionSet vertices, long[] fixed, long cut, double logBeta, double eps, PairSource source,
-            Options options, double logLower, Map<Long, double[]> cache) {
+    static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
+            double logLower, Map<Long, double[]> cache, double logGiveUp) {
         long n = pair.n();
         int l = vertices.size();
         double[] q = smallestShares(vertices);
-        long others = 0;
-        int onV = 0;
+        if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0)) {
+            throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0 and a cut in [0, n)");
+        }
+        double[][] at = new double[l][];
         for (int w = 0; w < l; w++) {
-            if (fixed[w] == n - cut) {
-                onV++;
-            }
-            others += fixed[w] - 1;
+            at[w] = vertices.get(w);
         }
-        if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0) || onV < 1 || others - (n - cut - 1) > cut
-                || Arrays.stream(fixed).anyMatch(f -> f < 1 || f > n)) {
-            throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0, a cut in [0, n), n - cut"
-                    + " records on one vertex and counts in [1, n] on the others whose excess over 1 sums to at most the cut: " + Arrays.toString(fixed));
-        }
+        double[] slopes = slopes(pair, at[v], eps, source);
+        AssignmentRegions split = new AssignmentRegions(n, at, logBeta, slopes[0], slopes[1]);
+        List<AssignmentRegions.Region> leaves = split.partition(v, cut, MAX_REGIONS);
         double logDp = pair.mechanism().logDpDelta(n);
-        Options each = options.share(1.0 / l);
-        double worst = Double.NEGATIVE_INFINITY;
         int cells = 0;
-        int evaluations = 0;
-        for (int w = 0; w < l; w++) {
-            long[] shift = shifts(fixed[w], q, vertices.get(w), logBeta);
-            double logTail = tail(fixed[w], q, vertices.get(w), shift);
-            Upper r = shifted(pair, q, shift, eps, source, each, logLower, cache);
-            worst = Math.max(worst, LogMath.logAdd(r.log, logTail + logDp));
-            cells += r.cells;
-            evaluations += r.evaluations;
+        int evaluations = 3;
+        // rounds: v's region on a third of the budget, and the others; a region whose bound lies above the lower bound is split
+        // again, with a target lowered by what it missed by (the proxy is a line through v's point); v's own region, whose free
+        // records take G's smallest shares, has its K halved instead (the band between joins the others)
+        AssignmentRegions.Region onVertex = leaves.get(0);
+        long k = cut;
+        double worst = Double.NEGATIVE_INFINITY;
+        int kept = 0;
+        List<AssignmentRegions.Region> others = new ArrayList<>(leaves.subList(1, leaves.size()));
+        for (int round = 0; round <= REFINE_ROUNDS && (onVertex != null || !others.isEmpty()) && worst < logGiveUp; round++) {
+            boolean last = round == REFINE_ROUNDS;
+            if (onVertex != null) {
+                Upper first = leafBound(pair, q, split, onVertex, eps, source, options.share(1.0 / 3), logLower, cache, logDp);
+                cells += first.cells;
+                evaluations += first.evaluations;
+                long half = k / 2;
+                long[] band = split.with(onVertex.atLeast(), v, n - half - 1, true);
+                if (first.log - logLower > 2 * options.relativeGain() && !last && half >= 1) {
+                    onVertex = split.relax(split.with(onVertex.atLeast(), v, n - half, false));
+                    k = half;
+                    if (band != null) {
+                        others.add(split.relax(band));
+                    }
+                } else {
+                    worst = Math.max(worst, first.log);
+                    kept++;
+                    onVertex = null;
+                }
+            }
+            Options each = options.share(2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size()));
+            List<AssignmentRegions.Region> again = new ArrayList<>();
+            for (AssignmentRegions.Region r : others) {
+                Upper b = leafBound(pair, q, split, r, eps, source, each, logLower, cache, logDp);
+                cells += b.cells;
+                evaluations += b.evaluations;
+                if (b.log > logLower && !last) {
+                    List<AssignmentRegions.Region> parts = split.refine(r, r.proxy() - (b.log - logLower) - AssignmentRegions.MARGIN,
+                            MAX_REGIONS / (REFINE_ROUNDS + 1));
+                    if (parts.size() > 1) {
+                        again.addAll(parts);
+                        continue;
+                    }
+                }
+                worst = Math.max(worst, b.log);
+                kept++;
+                if (worst >= logGiveUp) {
+                    break;
+                }
+            }
+            others = again;
         }
-        return new Upper(worst, cells, evaluations, null, fixed.clone());
+        if (worst >= logGiveUp) {
+            return new Upper(Double.POSITIVE_INFINITY, cells, evaluations);
+        }
+        return new Upper(worst, cells, evaluations, null, new long[] {kept, k});
+    }
+
+    /** Rounds in which the regions whose bound lies above the lower bound are split again. */
+    static final int REFINE_ROUNDS = 2;
+
+    /** One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta. */
+    private static Upper leafBound(PairDivergence pair, double[] q, AssignmentRegions split, AssignmentRegions.Region r, double eps,
+            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
+        double[][] moved = split.shift(r);
+        long[] shift = new long[q.length];
+        for (int j = 0; j < q.length; j++) {
+            shift[j] = (long) moved[0][j];
+        }
+        Upper u = shifted(pair, q, shift, eps, source, options, logLower, cache);
+        return new Upper(LogMath.logAdd(u.log, moved[1][0] + logDp), u.cells, u.evaluations);
+    }
+
+    /**
+     * {d ln pair / d x, d ln pair / d ln y} at vertex p's two smallest mean counts (x <= y), x moved down by the tilt of the pair
+     * (its growth per standard deviation of x, at most 8 of them): the first over one standard deviation of x, the second over y
+     * to y / 4 (a secant: the regions move y far).
+     */
+    private static double[] slopes(PairDivergence pair, double[] p, double eps, PairSource source) {
+        long n = pair.n();
+        int[] ab = twoSmallest(p);
+        long x = Math.max(2, Math.round(n * p[ab[0]]));
+        long y = Math.max(x, Math.round(n * p[ab[1]]));
+        long sd = Math.max(1, Math.min(x - 1, Math.round(Math.sqrt(n * p[ab[0]] * (1 - p[ab[0]])))));
+        double[][] first = evaluate(List.of(new long[] {x, y}, new long[] {x - sd, y}), eps, source);
+        double g = Math.max(0, Math.min(8, first[1][0] - first[0][0]));
+        long at = Math.max(sd + 1, x - Math.round(g * sd));
+        long quarter = Math.max(at, y / 4);
+        double[][] v = evaluate(List.of(new long[] {at, y}, new long[] {at - sd, y}, new long[] {at, quarter}), eps, source);
+        double alpha = (v[0][0] - v[1][0]) / sd;
+        double beta = quarter < y ? (v[2][0] - v[0][0]) / Math.log((double) quarter / y) : 0;
+        return new double[] {alpha, beta};
     }
 
     /**

@@ -462,7 +462,8 @@ class MonotoneBoundsTest {
         for (long cut : new long[] {1_000}) {
             for (int e = 0; e < eps.length; e++) {
                 MonotoneBounds.Upper split = MonotoneBounds.regions(pair, set(v), b[e].lowerVertex(), cut, MonotoneBounds.logBeta(pair, b[e].logLower(), 3),
-                        eps[e], MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY), b[e].logLower(), new HashMap<>());
+                        eps[e], MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY), b[e].logLower(), new HashMap<>(),
+                        Double.POSITIVE_INFINITY);
                 for (int a = 0; a < assignments.size(); a++) {
                     assertTrue(split.log() >= exacts[a][e][0], "cut " + cut + " eps " + eps[e] + " " + Arrays.toString(assignments.get(a)) + ": " + split);
                 }

@@ -133,22 +133,18 @@ public final class SmoothedRunner {
     }
 
     /** How an upper bound from the regions of assignments ({@link MonotoneBounds#regions}) was obtained. */
-    private static String regionsHow(MonotoneBounds.Bounds x, DistributionSet vertices) {
-        StringBuilder fixed = new StringBuilder();
-        long[] f = x.upperRegions();
-        for (int w = 0; w < f.length; w++) {
-            fixed.append(w == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%d on %s", f[w], vertices.label(w)));
-        }
-        return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over regions of them, each with at least"
-                + " so many records on one vertex (%s; every assignment is in one, the others' counts less one summing to at most the"
-                + " records off vertex %d in its own; E[delta] is linear in each record's distribution, so the hull's assignments are at"
-                + " most its vertices'); in each, the counts are at least those of one multinomial law G with each category's smallest"
-                + " share over Pi plus the fixed records' extra counts, each taken at a count it falls below with a chance of at most"
-                + " 1e-8 of the lower bound over the DP delta (Chernoff; that chance times the DP delta added), and delta is the pair"
-                + " divergence of the two smallest counts (monotone in them); E over G summed over %d cells of the pairs' planes in all,"
-                + " each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums in the far tails) times the"
-                + " divergence at its lower corner moved by the extra counts, raised by its error bound", fixed, x.lowerVertex() + 1,
-                x.upperCells());
+    private static String regionsHow(MonotoneBounds.Bounds x, long n) {
+        long[] r = x.upperRegions();
+        return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
+                + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
+                + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
+                + " at least those of one multinomial law G with each category's smallest share over Pi plus the extra counts of the"
+                + " records the region puts on a set of vertices (that set's smallest shares above G's), each taken at a count it falls"
+                + " below with a chance of at most 1e-8 of the lower bound over the DP delta (Chernoff; that chance times the DP delta"
+                + " added), and delta is the pair divergence of the two smallest counts (monotone in them); E over G summed over %d cells"
+                + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
+                + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound",
+                r[0], n - r[1], x.lowerVertex() + 1, x.upperCells());
     }
 
     /**
@@ -194,7 +190,7 @@ public final class SmoothedRunner {
                     + " not shown below the larger (both monotone), at the box's chance from above times the pair at its lower corner, or"
                     + " summed like the larger where that is less",
                     x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
-            upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, x.upperRegions() != null ? regionsHow(x, upperSet) : String.format(Locale.ROOT,
+            upper.add(new SmoothedValue(x.epsilon(), x.logUpper(), shown, gap, x.upperRegions() != null ? regionsHow(x, n) : String.format(Locale.ROOT,
                     "upper bound over every assignment: the counts are at least those of one multinomial law G with each category's"
                             + " smallest share over Pi, and delta is the pair divergence of the two smallest counts (monotone in them); E over"
                             + " G summed over %d cells of the pairs' planes covering every count, each plane's outcomes those where its pair"

@@ -1,0 +1,392 @@
+package org.privacybounds.smoothed.sdp;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import org.privacybounds.numeric.LogMath;
+
+/**
+ * Regions of assignments for the upper side's branch and bound ({@link MonotoneBounds#regions}). An assignment puts n_w of the
+ * n records on each vertex w of the hull (every assignment of the hull is at most one of these: E[delta(H)] is linear in each
+ * record's distribution). A region says, for each set S of vertices (a bit mask), that at least {@code atLeast[S]} records lie
+ * on S; at most is "at least n - u on the others". Splitting a region on a vertex w at t gives "n_w >= t" and "n_w <= t - 1";
+ * {@link #close} draws what follows (at least the sum on a union of disjoint sets, and {@code |A n B| >= |A| + |B| - n}).
+ *
+ * <p><b>A region's law from below.</b> With q the hull's smallest shares, every record is "category j" with chance q_j (the
+ * law G of {@link MonotoneBounds}), and a record on a vertex of S in category j with chance at least q^S_j - q_j more (q^S the
+ * smallest shares over S). Over a laminar family of sets (any two nested or disjoint), at least L(S) records lie on S, of which
+ * those of the sets below S are counted there: H >= G + E count by count, E_j a sum of independent binomials, each part at
+ * least its count e_j except with a Chernoff chance. The family is chosen where the moved counts lower the pair most
+ * ({@link #proxy}).
+ *
+ * <p><b>Which regions to split.</b> The pair at the two smallest moved mean counts (x, y) is taken as
+ * {@code alpha x + beta ln y} (ln pair, slopes measured at the lower bound's vertex): a region is left alone where that lies
+ * {@link #MARGIN} below the vertex's own; otherwise it is split on the vertex and count whose two halves' larger value is least.
+ * Only a choice: the bound of every region is then summed exactly ({@link MonotoneBounds#shifted}).
+ */
+final class AssignmentRegions {
+    /** How far (in ln of the pair) below the lower bound's vertex a region's moved means must lie to be left alone. */
+    static final double MARGIN = 0.003;
+
+    private final long n;
+    private final int l;
+    private final int full;
+    private final double[][] vertices;
+    private final double[] q;
+    /** The smallest shares over each set of vertices. */
+    private final double[][] qOf;
+    private final double logBeta;
+    private final double z;
+    private final double alpha;
+    private final double beta;
+
+    /**
+     * A region, with the parts its relaxation takes ({records, set of vertices}: that many records, disjoint from the other
+     * parts', lie on the set) and the proxy of the mean counts they move to.
+     */
+    record Region(long[] atLeast, long[][] parts, double proxy) {
+    }
+
+    /**
+     * @param logBeta ln of the chance each part's count may miss ({@link MonotoneBounds#logBeta})
+     * @param alpha   d ln pair / d x at the lower bound's vertex (x the smallest count)
+     * @param beta    d ln pair / d ln y there (y the second smallest)
+     */
+    AssignmentRegions(long n, double[][] vertices, double logBeta, double alpha, double beta) {
+        this.n = n;
+        this.l = vertices.length;
+        this.full = (1 << l) - 1;
+        this.vertices = vertices;
+        int m = vertices[0].length;
+        this.qOf = new double[full + 1][];
+        for (int s = 1; s <= full; s++) {
+            double[] min = new double[m];
+            java.util.Arrays.fill(min, 1);
+            for (int w = 0; w < l; w++) {
+                if ((s >> w & 1) != 0) {
+                    for (int j = 0; j < m; j++) {
+                        min[j] = Math.min(min[j], vertices[w][j]);
+                    }
+                }
+            }
+            qOf[s] = min;
+        }
+        this.q = qOf[full];
+        this.logBeta = logBeta;
+        this.z = Math.sqrt(-2 * Math.min(-1, logBeta));
+        this.alpha = Math.min(alpha, -1e-12);
+        this.beta = Math.min(beta, 0);
+    }
+
+    /** Every assignment. */
+    long[] root() {
+        long[] a = new long[full + 1];
+        a[full] = n;
+        return a;
+    }
+
+    /** The region with at least t records on vertex w ({@code atMost} false) or at most t (true), closed; null where empty. */
+    long[] with(long[] region, int w, long t, boolean atMost) {
+        long[] a = region.clone();
+        int s = atMost ? full ^ (1 << w) : 1 << w;
+        long v = atMost ? n - t : t;
+        a[s] = Math.max(a[s], v);
+        return close(a);
+    }
+
+    /**
+     * What follows from the bounds, to a fixed point: at least the sum on a union of disjoint sets (so at least as many on a
+     * larger set), and at least |A| + |B| - n on A n B; null where some set and its complement need more than n records.
+     */
+    long[] close(long[] a) {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int s = 1; s <= full; s++) {
+                for (int t = (s - 1) & s; t > 0; t = (t - 1) & s) {
+                    long v = a[t] + a[s ^ t];
+                    if (v > a[s]) {
+                        a[s] = Math.min(v, n + 1);
+                        changed = true;
+                    }
+                }
+            }
+            for (int x = 1; x <= full; x++) {
+                for (int y = x + 1; y <= full; y++) {
+                    long v = a[x] + a[y] - n;
+                    if (v > a[x & y]) {
+                        a[x & y] = v;
+                        changed = true;
+                    }
+                }
+            }
+            for (int s = 0; s <= full; s++) {
+                if (a[s] + a[full ^ s] > n) {
+                    return null;
+                }
+            }
+        }
+        return a;
+    }
+
+    /** Whether the region holds the assignment {@code counts} (records on each vertex). */
+    boolean holds(long[] region, long[] counts) {
+        for (int s = 1; s <= full; s++) {
+            long on = 0;
+            for (int w = 0; w < l; w++) {
+                on += (s >> w & 1) != 0 ? counts[w] : 0;
+            }
+            if (on < region[s]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The mean counts G + E moves to, each part's E taken z standard deviations down (the search's stand-in for {@link #shift}). */
+    private double[] movedMeans(long[][] parts) {
+        double[] mean = new double[q.length];
+        for (int j = 0; j < q.length; j++) {
+            mean[j] = n * q[j];
+        }
+        for (long[] p : parts) {
+            double[] qs = qOf[(int) p[1]];
+            for (int j = 0; j < q.length; j++) {
+                double d = qs[j] - q[j];
+                mean[j] += Math.max(0, p[0] * d - z * Math.sqrt(p[0] * d * (1 - d)));
+            }
+        }
+        return mean;
+    }
+
+    /** {@code alpha x + beta ln y} at the two smallest of the counts. */
+    double proxy(double[] counts) {
+        int[] two = twoSmallest(counts);
+        return alpha * counts[two[0]] + beta * Math.log(Math.max(1, counts[two[1]]));
+    }
+
+    /**
+     * The region with its parts: a laminar family of sets (any two nested or disjoint), each set S holding L(S) records less those
+     * of the sets below it, with S's extra shares; the family whose extra counts lower the proxy most, the proxy taken as a line
+     * through the moved means (its gradient: alpha on the smallest count, beta / y on the second), by dynamic programming over the
+     * sets (the best family topped by S: one below it topped by T, or two disjoint ones topped by T and S - T, plus the rest of
+     * L(S) with S's extra shares), three times, each at the means the last family moved to.
+     */
+    Region relax(long[] region) {
+        long[][] parts = new long[0][];
+        double[] mean = movedMeans(parts);
+        for (int iter = 0; iter < 3; iter++) {
+            double[] gain = new double[q.length];
+            // every extra count a little (the others keep their distance from the two smallest), the two smallest's by the line
+            java.util.Arrays.fill(gain, -alpha * 1e-6);
+            int[] two = twoSmallest(mean);
+            gain[two[0]] += -alpha;
+            gain[two[1]] += -beta / Math.max(1, mean[two[1]]);
+            double[] best = new double[full + 1];
+            int[] below = new int[full + 1];
+            boolean[] both = new boolean[full + 1];
+            for (int set = 1; set <= full; set++) {
+                double g = 0;
+                for (int j = 0; j < q.length; j++) {
+                    g += gain[j] * (qOf[set][j] - q[j]);
+                }
+                best[set] = region[set] * g; // nothing below
+                below[set] = 0;
+                for (int t = (set - 1) & set; t > 0; t = (t - 1) & set) {
+                    double one = best[t] + (region[set] - region[t]) * g;
+                    if (one > best[set]) {
+                        best[set] = one;
+                        below[set] = t;
+                        both[set] = false;
+                    }
+                    int u = set ^ t;
+                    if (t < u) {
+                        double two2 = best[t] + best[u] + (region[set] - region[t] - region[u]) * g;
+                        if (two2 > best[set]) {
+                            best[set] = two2;
+                            below[set] = t;
+                            both[set] = true;
+                        }
+                    }
+                }
+            }
+            List<long[]> out = new ArrayList<>();
+            collect(full, region, below, both, out);
+            parts = out.toArray(long[][]::new);
+            mean = movedMeans(parts);
+        }
+        return new Region(region, parts, proxy(mean));
+    }
+
+    /** The parts of the family topped by {@code set}: its own records (L(set) less those below) and those of the sets below. */
+    private void collect(int set, long[] region, int[] below, boolean[] both, List<long[]> out) {
+        long under = 0;
+        int t = below[set];
+        if (t != 0) {
+            collect(t, region, below, both, out);
+            under += region[t];
+            if (both[set]) {
+                collect(set ^ t, region, below, both, out);
+                under += region[set ^ t];
+            }
+        }
+        long own = region[set] - under;
+        if (own > 0) {
+            out.add(new long[] {own, set});
+        }
+    }
+
+    private static int[] twoSmallest(double[] c) {
+        int a = -1;
+        int b = -1;
+        for (int i = 0; i < c.length; i++) {
+            if (a < 0 || c[i] < c[a]) {
+                b = a;
+                a = i;
+            } else if (b < 0 || c[i] < c[b]) {
+                b = i;
+            }
+        }
+        return new int[] {a, b};
+    }
+
+    /**
+     * The counts e each category of a region is moved up by, and ln of the chance that E falls short of them in some category
+     * (the sum of each part's Chernoff tails, each part's count where its tail is at most e^logBeta over the parts): {e, {tail}}.
+     */
+    double[][] shift(Region r) {
+        long[][] parts = r.parts();
+        double[] e = new double[q.length];
+        double tail = Double.NEGATIVE_INFINITY;
+        double each = logBeta - Math.log(Math.max(1, parts.length));
+        for (long[] p : parts) {
+            double[] qs = qOf[(int) p[1]];
+            long[] part = MonotoneBounds.shifts(p[0], q, qs, each);
+            e = add(e, part);
+            tail = LogMath.logAdd(tail, MonotoneBounds.tail(p[0], q, qs, part));
+        }
+        return new double[][] {e, {tail}};
+    }
+
+    private static double[] add(double[] a, long[] b) {
+        double[] out = a.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] += b[i];
+        }
+        return out;
+    }
+
+    /**
+     * Branch and bound on the proxy: the region of at least n - K records on v is one leaf (it holds v's own assignment, so no
+     * split makes it lower); the rest is split ({@link #refine}) until every region's proxy lies {@link #MARGIN} below v's own
+     * means' or there are {@code maxRegions}. Returns the leaves, v's first.
+     */
+    List<Region> partition(int v, long cut, int maxRegions) {
+        List<Region> leaves = new ArrayList<>();
+        leaves.add(relax(with(root(), v, n - cut, false)));
+        long[] rest = with(root(), v, n - cut - 1, true);
+        if (rest != null) {
+            leaves.addAll(refine(relax(rest), ownProxy(v) - MARGIN, maxRegions - 1));
+        }
+        return leaves;
+    }
+
+    /** The proxy at vertex v's own mean counts. */
+    double ownProxy(int v) {
+        return proxy(times(vertices[v], n));
+    }
+
+    /**
+     * A region split until each part's proxy lies at or below {@code target}, a split lowers no part's by a tenth of
+     * {@link #MARGIN} (its assignments lie about as high), or there are {@code maxRegions} parts; the parts, in the order of their
+     * proxy, largest first.
+     */
+    List<Region> refine(Region region, double target, int maxRegions) {
+        PriorityQueue<Region> open = new PriorityQueue<>(Comparator.comparingDouble(Region::proxy).reversed());
+        List<Region> done = new ArrayList<>();
+        open.add(region);
+        while (!open.isEmpty()) {
+            Region r = open.poll();
+            if (r.proxy() <= target || open.size() + done.size() + 2 > maxRegions) {
+                done.add(r);
+                continue;
+            }
+            Region[] halves = split(r);
+            if (halves == null || Math.max(value(halves[0]), value(halves[1])) > r.proxy() - MARGIN / 10) {
+                done.add(r); // no split lowers it: its assignments' values lie about as high
+                continue;
+            }
+            for (Region h : halves) {
+                if (h != null) {
+                    open.add(h);
+                }
+            }
+        }
+        done.sort(Comparator.comparingDouble(Region::proxy).reversed());
+        return done;
+    }
+
+    private static double[] times(double[] p, long n) {
+        double[] out = new double[p.length];
+        for (int i = 0; i < p.length; i++) {
+            out[i] = p[i] * n;
+        }
+        return out;
+    }
+
+    /**
+     * The split of a region on the vertex and count whose two halves' larger proxy is least (per vertex, the count by bisection:
+     * "at least t" falls as t grows, "at most t - 1" rises); null where no vertex has room.
+     */
+    Region[] split(Region r) {
+        long[] a = r.atLeast();
+        Region[] best = null;
+        double bestValue = Double.POSITIVE_INFINITY;
+        for (int w = 0; w < l; w++) {
+            long lo = a[1 << w];
+            long hi = n - a[full ^ (1 << w)];
+            if (hi - lo < 1) {
+                continue;
+            }
+            // t in (lo, hi]: the halves n_w >= t and n_w <= t - 1
+            long from = lo + 1;
+            long to = hi;
+            while (from < to) {
+                long mid = from + (to - from) / 2;
+                Region[] h = halves(a, w, mid);
+                if (value(h[0]) > value(h[1])) {
+                    from = mid + 1;
+                } else {
+                    to = mid;
+                }
+            }
+            Region[] h = halves(a, w, from);
+            double v = Math.max(value(h[0]), value(h[1]));
+            if (from > lo + 1) {
+                Region[] g = halves(a, w, from - 1);
+                double u = Math.max(value(g[0]), value(g[1]));
+                if (u < v) {
+                    h = g;
+                    v = u;
+                }
+            }
+            if (v < bestValue) {
+                best = h;
+                bestValue = v;
+            }
+        }
+        return best;
+    }
+
+    private Region[] halves(long[] a, int w, long t) {
+        long[] up = with(a, w, t, false);
+        long[] down = with(a, w, t - 1, true);
+        return new Region[] {up == null ? null : relax(up), down == null ? null : relax(down)};
+    }
+
+    private static double value(Region r) {
+        return r == null ? Double.NEGATIVE_INFINITY : r.proxy();
+    }
+}
