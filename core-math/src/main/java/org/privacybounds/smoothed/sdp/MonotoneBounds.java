@@ -90,6 +90,15 @@ public final class MonotoneBounds {
      */
     public static final double OWN_SHARE = 0.25;
 
+    /** Rounds in which the regions whose bound lies above the lower bound are split again ({@link #regions}). */
+    public static final int REFINE_ROUNDS = 2;
+
+    /**
+     * The most of a side's budget the regions of assignments take ({@link #regions}), where they run: a third for the lower
+     * bound's vertex's region in each of its rounds, and two thirds for the others over all rounds.
+     */
+    public static final double REGIONS_SHARE = (REFINE_ROUNDS + 1) / 3.0 + 2.0 / 3;
+
     /**
      * The share of the lower side's budget it gets before the upper side runs; the rest only where its cells could still narrow
      * the gap to the upper bound by more than 1 % (on the 2020 states' hull at n = 1e6 the lower side had spent its whole
@@ -154,7 +163,7 @@ public final class MonotoneBounds {
             throw new IllegalArgumentException("n must be at most 2^31 - 1");
         }
         Bounds[] out = new Bounds[eps.length];
-        PairSource timed = progressing(source, options, eps.length, progress);
+        PairSource timed = progressing(source, options, eps.length, upperSet == lowerSet && lowerSet.size() >= 2, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
             // one cache of pair values for the three runs of this eps: a point is evaluated once
@@ -291,10 +300,10 @@ public final class MonotoneBounds {
      * since the sides stop sooner where they meet (at n = 2e5 on the benchmarks' hull the first line said 601 s, the run
      * ended 253 s later).
      */
-    private static PairSource progressing(PairSource source, Options options, int epsilons, Consumer<String> progress) {
+    private static PairSource progressing(PairSource source, Options options, int epsilons, boolean regions, Consumer<String> progress) {
         long start = System.nanoTime();
         boolean byTerms = Double.isFinite(options.termsPerSide());
-        double budget = (2 + OWN_SHARE) * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
+        double budget = (2 + OWN_SHARE + (regions ? REGIONS_SHARE : 0)) * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
         double[] state = {0, start, 0}; // evaluations done, time of the last line, work done
         return (ha, hb, eps) -> {
             double[][] v = source.log(ha, hb, eps);
@@ -502,7 +511,7 @@ public final class MonotoneBounds {
         List<AssignmentRegions.Region> leaves = split.partition(v, cut, MAX_REGIONS);
         double logDp = pair.mechanism().logDpDelta(n);
         int cells = 0;
-        int evaluations = 3;
+        int evaluations = 5; // the slopes'
         // rounds: v's region on a third of the budget, and the others; a region whose bound lies above the lower bound is split
         // again, with a target lowered by what it missed by (the proxy is a line through v's point); v's own region, whose free
         // records take G's smallest shares, has its K halved instead (the band between joins the others)
@@ -558,9 +567,6 @@ public final class MonotoneBounds {
         }
         return new Upper(worst, cells, evaluations, null, new long[] {kept, k});
     }
-
-    /** Rounds in which the regions whose bound lies above the lower bound are split again. */
-    static final int REFINE_ROUNDS = 2;
 
     /** One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta. */
     private static Upper leafBound(PairDivergence pair, double[] q, AssignmentRegions split, AssignmentRegions.Region r, double eps,

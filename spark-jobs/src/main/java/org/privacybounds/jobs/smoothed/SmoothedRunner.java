@@ -230,7 +230,8 @@ public final class SmoothedRunner {
     /**
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
-     * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300. Nothing where a vertex
+     * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300; for the regions of
+     * assignments, their share or four regions' least 300 each. Nothing where a vertex
      * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
@@ -243,7 +244,10 @@ public final class SmoothedRunner {
         double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;
         // the lower bound's assignment from above: a share of a side, at least its own 300 evaluations
         double own = Math.min(maxEvaluations(n) * each, Math.max(MonotoneBounds.OWN_SHARE * seconds, 300 * each)) + SETUP_EVALUATIONS * each;
-        return new double[] {epsilons * (2 * side + own), 300e6};
+        // the regions of assignments, where the hull has two or more vertices: their share of a side, at least four regions of
+        // 300 evaluations
+        double regions = lowerSet.size() < 2 ? 0 : Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each);
+        return new double[] {epsilons * (2 * side + own + regions), 300e6};
     }
 
     /**
@@ -256,8 +260,11 @@ public final class SmoothedRunner {
         return Math.min(refineSeconds, 0.9 * workSeconds / (SIDES * epsilons));
     }
 
-    /** Sides' budgets per eps: the upper and the lower, and a share of one for the lower bound's assignment from above. */
-    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE;
+    /**
+     * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, and the regions
+     * of assignments' (where they run).
+     */
+    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE;
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
     static int maxEvaluations(long n) {
