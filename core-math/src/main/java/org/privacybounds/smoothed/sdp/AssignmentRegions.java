@@ -163,7 +163,7 @@ final class AssignmentRegions {
 
     /** {@code alpha x + beta ln y} at the two smallest of the counts. */
     double proxy(double[] counts) {
-        int[] two = twoSmallest(counts);
+        int[] two = MonotoneBounds.twoSmallest(counts);
         return alpha * counts[two[0]] + beta * Math.log(Math.max(1, counts[two[1]]));
     }
 
@@ -181,7 +181,7 @@ final class AssignmentRegions {
             double[] gain = new double[q.length];
             // every extra count a little (the others keep their distance from the two smallest), the two smallest's by the line
             java.util.Arrays.fill(gain, -alpha * 1e-6);
-            int[] two = twoSmallest(mean);
+            int[] two = MonotoneBounds.twoSmallest(mean);
             gain[two[0]] += -alpha;
             gain[two[1]] += -beta / Math.max(1, mean[two[1]]);
             double[] best = new double[full + 1];
@@ -236,20 +236,6 @@ final class AssignmentRegions {
         if (own > 0) {
             out.add(new long[] {own, set});
         }
-    }
-
-    private static int[] twoSmallest(double[] c) {
-        int a = -1;
-        int b = -1;
-        for (int i = 0; i < c.length; i++) {
-            if (a < 0 || c[i] < c[a]) {
-                b = a;
-                a = i;
-            } else if (b < 0 || c[i] < c[b]) {
-                b = i;
-            }
-        }
-        return new int[] {a, b};
     }
 
     /**

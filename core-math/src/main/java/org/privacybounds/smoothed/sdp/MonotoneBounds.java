@@ -696,7 +696,7 @@ public final class MonotoneBounds {
         return new Upper(cells.run(side, tilt, perAxis, logScale, logLower), cells.cellCount, cells.evaluations, directPlane);
     }
 
-    /** The categories of the two smallest shares of p, in the order of (share, index). */
+    /** The categories of the two smallest shares (or counts) of p, in the order of (value, index). */
     static int[] twoSmallest(double[] p) {
         int a = -1;
         int b = -1;
