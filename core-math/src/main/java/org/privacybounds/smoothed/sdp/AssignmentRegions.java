@@ -238,30 +238,28 @@ final class AssignmentRegions {
         }
     }
 
+    /** The counts each category of a region is moved up by, and ln of the chance that E falls short of them in some category. */
+    record Moved(long[] counts, double logTail) {
+    }
+
     /**
-     * The counts e each category of a region is moved up by, and ln of the chance that E falls short of them in some category
-     * (the sum of each part's Chernoff tails, each part's count where its tail is at most e^logBeta over the parts): {e, {tail}}.
+     * A region's moved counts: each part's count where its Chernoff tail is at most e^logBeta over the parts, summed; the chance
+     * they miss is at most the sum of the parts' tails.
      */
-    double[][] shift(Region r) {
+    Moved shift(Region r) {
         long[][] parts = r.parts();
-        double[] e = new double[q.length];
+        long[] e = new long[q.length];
         double tail = Double.NEGATIVE_INFINITY;
         double each = logBeta - Math.log(Math.max(1, parts.length));
         for (long[] p : parts) {
             double[] qs = qOf[(int) p[1]];
             long[] part = MonotoneBounds.shifts(p[0], q, qs, each);
-            e = add(e, part);
+            for (int j = 0; j < e.length; j++) {
+                e[j] += part[j];
+            }
             tail = LogMath.logAdd(tail, MonotoneBounds.tail(p[0], q, qs, part));
         }
-        return new double[][] {e, {tail}};
-    }
-
-    private static double[] add(double[] a, long[] b) {
-        double[] out = a.clone();
-        for (int i = 0; i < out.length; i++) {
-            out[i] += b[i];
-        }
-        return out;
+        return new Moved(e, tail);
     }
 
     /**

@@ -379,25 +379,11 @@ final class DirectionSum {
                         under += pk[i];
                         continue;
                     }
-                    double[] fv = f.at(n, top);
-                    double fHi = Math.min(1, fv[0] * (1 + fv[1]) + fv[2]);
-                    double fLo = Math.max(0, fv[0] * (1 - fv[1]) - fv[2]);
-                    double f1Hi;
-                    double f1Lo;
-                    if (top < 1) {
-                        f1Hi = 0;
-                        f1Lo = 0;
-                    } else if (i < firstF1) {
-                        f1Hi = CdfWalk.FLOOR;
-                        f1Lo = 0;
-                    } else {
-                        double[] gv = f1.at(n - 1, top - 1);
-                        f1Hi = Math.min(1, gv[0] * (1 + gv[1]) + gv[2]);
-                        f1Lo = Math.max(0, gv[0] * (1 - gv[1]) - gv[2]);
-                    }
+                    double[] fv = f.range(n, top);
+                    double[] gv = top < 1 ? new double[] {0, 0} : i < firstF1 ? new double[] {0, CdfWalk.FLOOR} : f1.range(n - 1, top - 1);
                     // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1): lowered with F from below and F_{N-1} from above
-                    double fr = lower ? fLo : fHi;
-                    double f1r = lower ? f1Hi : f1Lo;
+                    double fr = lower ? fv[0] : fv[1];
+                    double f1r = lower ? gv[1] : gv[0];
                     row = fr * (1 - d / u) - n * q * f1r / u;
                     row += sign * 1e-15 * (fr + n * q * f1r / u);
                 }
@@ -542,6 +528,12 @@ final class DirectionSum {
             n = toN;
             t = toT;
             return new double[] {f, 2 * CDF_MARGIN + 5 * ops * 0x1p-53, 1e-300 * (ops + 1) + Math.max(0, rest)};
+        }
+
+        /** {from below, from above} of F_N(t) ({@link #at} with its errors), within [0, 1]. */
+        double[] range(long toN, long toT) {
+            double[] v = at(toN, toT);
+            return new double[] {Math.max(0, v[0] * (1 - v[1]) - v[2]), Math.min(1, v[0] * (1 + v[1]) + v[2])};
         }
 
         /**

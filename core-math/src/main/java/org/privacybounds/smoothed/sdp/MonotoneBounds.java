@@ -428,7 +428,7 @@ public final class MonotoneBounds {
 
     /**
      * Each plane's tilt (into {@code tilt}) from the pair at its mean (moved by its shift) and one sigma below it in each count;
-     * returns {ln of the largest pair at a mean, the terms its evaluation took, its plane}.
+     * returns {ln of the largest pair at a mean, the terms its evaluation took}.
      */
     private static double[] tilts(PairDivergence pair, double eps, PairSource source, List<PlaneCells.Plane> planes, double[][] tilt) {
         long n = pair.n();
@@ -443,7 +443,7 @@ public final class MonotoneBounds {
             tilt[p] = VertexLowerBound.tilt(pair, eps, source, planes.get(p).pr(), planes.get(p).pc(), at[0], at[1], atMean[p][0]);
             best = atMean[p][0] > atMean[best][0] ? p : best;
         }
-        return new double[] {atMean[best][0], atMean[best][2], best};
+        return new double[] {atMean[best][0], atMean[best][2]};
     }
 
     /**
@@ -527,8 +527,8 @@ public final class MonotoneBounds {
                 cells += first.cells;
                 evaluations += first.evaluations;
                 long half = k / 2;
-                long[] band = split.with(onVertex.atLeast(), v, n - half - 1, true);
                 if (first.log - logLower > 2 * options.relativeGain() && !last && half >= 1) {
+                    long[] band = split.with(onVertex.atLeast(), v, n - half - 1, true);
                     onVertex = split.relax(split.with(onVertex.atLeast(), v, n - half, false));
                     k = half;
                     if (band != null) {
@@ -571,13 +571,9 @@ public final class MonotoneBounds {
     /** One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta. */
     private static Upper leafBound(PairDivergence pair, double[] q, AssignmentRegions split, AssignmentRegions.Region r, double eps,
             PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
-        double[][] moved = split.shift(r);
-        long[] shift = new long[q.length];
-        for (int j = 0; j < q.length; j++) {
-            shift[j] = (long) moved[0][j];
-        }
-        Upper u = shifted(pair, q, shift, eps, source, options, logLower, cache);
-        return new Upper(LogMath.logAdd(u.log, moved[1][0] + logDp), u.cells, u.evaluations);
+        AssignmentRegions.Moved moved = split.shift(r);
+        Upper u = shifted(pair, q, moved.counts(), eps, source, options, logLower, cache);
+        return new Upper(LogMath.logAdd(u.log, moved.logTail() + logDp), u.cells, u.evaluations);
     }
 
     /**
