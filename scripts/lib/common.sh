@@ -22,6 +22,15 @@ ADD_OPENS=(
   --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false
 )
 
+# Whether a process runs: kill -0 alone also finds a killed process nobody has reaped yet (a zombie, where PID 1 does not
+# reap the orphans it inherits, e.g. in some containers), which would stop cluster-up from restarting a lost worker.
+pid_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state
+  state="$(ps -o stat= -p "$1" 2>/dev/null || true)"
+  [[ -n "$state" && "$state" != Z* ]]
+}
+
 # Builds the jar and the classpath files when any is missing or older than the sources.
 ensure_built() {
   if [[ ! -f "$JAR" || ! -f "$CP_FILE" || ! -f "$SPARK_CP_FILE" ]] || [[ -n "$(find "$ROOT/pom.xml" "$ROOT/core-math" "$ROOT/spark-jobs" "$ROOT/$MODULE" \
