@@ -519,15 +519,16 @@ class MonotoneBoundsTest {
         double plane = PairDirections.logUpper(mech, n, 0.40, 0.08, 2, Double.POSITIVE_INFINITY, b.logLower());
         // the plane's bound and the other planes' cells (far less: their pairs are the two smallest about never)
         assertTrue(b.logUpper() >= plane && b.logUpper() <= plane + 1e-9, b + " against " + plane);
-        // log10 gap 5.1e-6 measured (the records moved); the cells alone left 1e-4 at n = 1e6
-        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-5, b.toString());
+        // log10 gap 4.8e-7 measured (about one record moved, by the tilted levels; 5.1e-6 with 6 to 23 moved at once); the
+        // cells alone left 1e-4 at n = 1e6
+        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-6, b.toString());
     }
 
     @Test
     void whereFewAreLostTheCellsStillRunBesideTheDirectionsAndTheSmallerIsKept() {
         // one vertex, n = 10,000, 20 lost, eps 0.5: the directions come within 1e-3 of the lower bound (the records moved by
-        // thinning leave a log10 gap of 1.6e-4), and they alone were kept; the cells of every plane on a quarter of the budget
-        // leave 6.2e-7
+        // thinning leave a log10 gap of 1.9e-5, 1.6e-4 before the tilted levels), and they alone were kept; the cells of every
+        // plane on a quarter of the budget leave 6.2e-7
         int n = 10_000;
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 9_980);
         PairDivergence pair = new PairDivergence(mech, n);
@@ -538,7 +539,7 @@ class MonotoneBoundsTest {
         double directions = PairDirections.logUpper(mech, n, 0.40, 0.08, 0.5, Double.POSITIVE_INFINITY, b.logLower());
         assertTrue(directions - b.logLower() < MonotoneBounds.DIRECT_GAP, "the directions come close: " + directions + " " + b);
         assertNull(b.upperDirectPlane(), b.toString());
-        assertTrue(b.logUpper() < directions - 1e-4, b + " against the directions' " + directions);
+        assertTrue(b.logUpper() < directions - 1e-5, b + " against the directions' " + directions);
         assertTrue(b.log10Gap() > 0 && b.log10Gap() < 2e-6, b.toString());
     }
 

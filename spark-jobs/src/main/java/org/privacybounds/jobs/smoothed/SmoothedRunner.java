@@ -185,8 +185,9 @@ public final class SmoothedRunner {
                     + " smallest shares) instead over all of G's law from the two directions of its pair (a record moved each way, each at"
                     + " most its value with one more record moved out of the pair, by monotonicity), each direction's expectation summed"
                     + " exactly over the lost and released counts from above (two binomial CDFs per released count near the threshold,"
-                    + " raised by 1e-12 relative each; Chernoff bounds for the tails) after 6 to 23 records moved out of the pair by"
-                    + " thinning so that its law is a multinomial; the smaller direction counted only over boxes of the plane where it is"
+                    + " raised by 1e-12 relative each; Chernoff bounds for the tails) after records moved out of the pair by thinning"
+                    + " so that its law is a multinomial (6 to 23 records, or where less, about one: six levels of one record thinned"
+                    + " each, the chance that none moved weighed exactly as the next level's multinomial); the smaller direction counted only over boxes of the plane where it is"
                     + " not shown below the larger (both monotone), at the box's chance from above times the pair at its lower corner, or"
                     + " summed like the larger where that is less",
                     x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
