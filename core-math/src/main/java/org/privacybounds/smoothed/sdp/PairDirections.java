@@ -133,8 +133,8 @@ final class PairDirections {
      * positive (thinning only raises A). What it costs, s the growth of ln E[A] per record moved out of b: about
      * {@code s D / (1 - e^-D)} (1.6 s at D = 1) against {@code s ln(1 / s)} for {@link #thinned} (13 s at n = 1e6), for
      * {@code 2 x 6 + 1} direction sums instead of one (at n = 1e6, eps 0.5: 6.4 s on 2 cores); +infinity where one of them is
-     * not done within {@code maxRows / 7} CDF pairs (a lower sum costs about 0.8 of an upper, so the levels together stay within
-     * about 1.7 maxRows; walked rows ran 3.5 times faster than their nominal cost there).
+     * not done within {@code maxRows / 7} CDF pairs, so the 13 take at most 13/7 of {@code maxRows} (at n = 1e6 they took 12.8
+     * core-seconds where their nominal cost was 45: walked rows run faster than the tenth of a CDF pair they count for).
      */
     static double tilted(long n, long sampleSize, double pa, double pb, double eps, double logDp, double maxRows, double logFloor) {
         double rows = maxRows / (TILT_LEVELS + 1);
