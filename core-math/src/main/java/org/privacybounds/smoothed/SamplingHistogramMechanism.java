@@ -118,7 +118,10 @@ public final class SamplingHistogramMechanism implements Serializable {
         return Arrays.stream(counts).asLongStream().toArray();
     }
 
-    /** The hockey-stick divergence {@code d_eps(g, g - e_a + e_b)} in log space, with its certificate. */
+    /**
+     * The hockey-stick divergence {@code d_eps(g, g - e_a + e_b)} in log space, with its certificate: {ln value, relative error
+     * bound, terms summed}.
+     */
     public double[] logHockeyStick(int[] g, int a, int b, double eps) {
         return logHockeyStick(wide(g), a, b, eps);
     }
@@ -127,7 +130,7 @@ public final class SamplingHistogramMechanism implements Serializable {
     public double[] logHockeyStick(long[] g, int a, int b, double eps) {
         checkHistogram(g);
         MovePair.Sum s = new MovePair(sampling, g, a, b, sampleSize).hockeyStick(eps, RELATIVE_TOLERANCE);
-        return new double[] {s.log(), s.relativeTruncation() + floatingPointAllowance(s.log())};
+        return new double[] {s.log(), s.relativeTruncation() + floatingPointAllowance(s.log()), s.terms()};
     }
 
     /**

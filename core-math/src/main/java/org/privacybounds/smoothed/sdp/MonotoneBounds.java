@@ -100,6 +100,13 @@ public final class MonotoneBounds {
     public static final double REGIONS_SHARE = (REFINE_ROUNDS + 1) / 3.0 + 2.0 / 3;
 
     /**
+     * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
+     * own largest neighbour along the pair ({@link ShiftBoxes}), where that runs (sampling without replacement, the directions
+     * summed exactly).
+     */
+    public static final double SHIFT_SHARE = PairDirections.SHIFT_SHARE;
+
+    /**
      * The share of the lower side's budget it gets before the upper side runs; the rest only where its cells could still narrow
      * the gap to the upper bound by more than 1 % (on the 2020 states' hull at n = 1e6 the lower side had spent its whole
      * budget on a bound ten thousand times closer to its own assignment's value than to the upper bound).

@@ -3,6 +3,7 @@ package org.privacybounds.smoothed.sdp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
@@ -38,7 +39,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  */
 final class PairDirections {
     /** Box edges, in standard deviations from each count's mean. */
-    private static final double[] EDGES = {-48, -32, -24, -16, -12, -8, -4, 0, 4, 8, 12, 16, 24, 32, 48};
+    private static final double[] EDGES = {-48, -32, -24, -16, -12, -8, -6, -4, 0, 4, 6, 8, 12, 16, 24, 32, 48};
     /** Records moved by thinning at most: (1 - theta)^h0 <= e^-23. */
     private static final double MOVED = 23;
     /** Records moved per level of {@link #tilted}: about 1 (its levels' chance of none moved about e^-1). */
@@ -50,6 +51,15 @@ final class PairDirections {
     static final int TILT_LEVELS = 6;
     /** Where the thinned direction lies above the lower bound by more than this (ln), {@link #tilted} is tried. */
     private static final double TILT_WORTH = 1e-6;
+    /** The side's budgets the lattice of {@link ShiftBoxes} may take (in the terms of a pair at the means per evaluation). */
+    static final double SHIFT_SHARE = 4;
+    /**
+     * A term of one direction's sum against the budget's term (a pair evaluation's, 25 ns): measured 0.22 ms for 23,159 terms
+     * at n = 1e6, eps 0.5 (9.5 ns a term).
+     */
+    static final double LATTICE_TERM_COST = 0.4;
+    /** How far from the means (standard deviations of each count) {@link ShiftBoxes} runs; beyond, boxes count in full. */
+    static final double SHIFT_REGION = 6;
     /** How far below the floor (ln) what is bounded rather than summed lies. */
     private static final double TAIL = -36;
 
@@ -99,17 +109,27 @@ final class PairDirections {
         double slope = (dir[major] - half) / (MOVED / 2);
         double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
         dir[major] = Math.min(dir[major], direction.log(major, true, moved));
-        if (dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted) {
-            // the records moved cost more than the tilted levels would leave: about one record moved instead of D = ln(1 / s)
+        // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
+        double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
+        boolean worth = dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
+        // where the records moved cost more than 1e-6, first the boxes try to show the larger direction its own largest
+        // neighbour along the pair (ShiftBoxes): there it needs no record moved at all, the direction summed as it is
+        Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0);
+        double unmoved = Double.POSITIVE_INFINITY;
+        if (left.shifted() < Double.POSITIVE_INFINITY) {
+            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, maxRows, logFloor, true)
+                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, maxRows, logFloor, true);
+            unmoved = LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain, zero), left.notShown()), left.shifted());
+        }
+        if (worth && !(unmoved - logFloor <= TILT_WORTH)) {
+            // else the tilted levels: about one record moved instead of D = ln(1 / s)
             dir[major] = Math.min(dir[major], major == 0 ? tilted(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor)
                     : tilted(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor));
         }
-        if (!(dir[major] <= logWanted)) {
+        if (!(Math.min(dir[major], unmoved) <= logWanted)) {
             return Double.POSITIVE_INFINITY;
         }
-        // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
-        double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
-        double dominated = LogMath.logAdd(LogMath.logAdd(dir[major], zero), boxes(mechanism, n, pa, pb, major, eps, logDp));
+        double dominated = Math.min(unmoved, LogMath.logAdd(LogMath.logAdd(dir[major], zero), left.notShown()));
         if (dominated - dir[major] > 1e-7) {
             // the boxes leave too much: the smaller direction too, summed exactly where it is more than 1e-6 of the two
             int minor = 1 - major;
@@ -207,10 +227,29 @@ final class PairDirections {
     }
 
     /**
-     * ln of the sum over the boxes where the smaller direction is not shown below the larger ({@code major}: 0 for a to b, 1
-     * for b to a) of the box's chance from above times the pair at its lower corner; -infinity where every box is shown.
+     * What the boxes leave, in ln: {@code notShown} over the boxes where the smaller direction is not shown below the larger;
+     * {@code shifted} over the others, where the larger direction's own neighbour one record along the pair (a record more in
+     * its source, one fewer in its destination) is not shown below it ({@link ShiftBoxes}: in the boxes within
+     * {@value #SHIFT_REGION} standard deviations of both means; the boxes beyond count in full), +infinity where that is not
+     * done. Each a sum of boxes' chances from above times the pair at their lower corners; -infinity where nothing is left.
+     */
+    record Left(double notShown, double shifted) {
+    }
+
+    /**
+     * The sum over the boxes where the smaller direction is not shown below the larger ({@code major}: 0 for a to b, 1 for b to
+     * a) of the box's chance from above times the pair at its lower corner, in ln; -infinity where every box is shown.
      */
     static double boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp) {
+        return boxes(mechanism, n, pa, pb, major, eps, logDp, 0).notShown();
+    }
+
+    /**
+     * {@link Left} of the boxes; {@code shifted} only where its lattice of evaluations, each counted at the terms of the
+     * direction at the means ({@link #LATTICE_TERM_COST} each), fits in {@code shiftTerms} (0: not tried).
+     */
+    static Left boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
+            double shiftTerms) {
         long[] ea = edges(n, pa);
         long[] eb = edges(n, pb);
         List<long[]> boxes = new ArrayList<>();
@@ -224,7 +263,10 @@ final class PairDirections {
         // the smaller direction moves a record from x to y; its largest over a box, one record further out, at (x0, y0 - 1)
         int x = 1 - major;
         int y = major;
-        double[] left = boxes.parallelStream().mapToDouble(box -> {
+        boolean[] shown = new boolean[boxes.size()];
+        double[] pairs = new double[boxes.size()];
+        double[] left = IntStream.range(0, boxes.size()).parallel().mapToDouble(i -> {
+            long[] box = boxes.get(i);
             long a0 = box[0];
             long b0 = box[2];
             long a1 = box[1];
@@ -237,17 +279,73 @@ final class PairDirections {
             if (small[0] >= 1 && small[1] >= 1 && a1 + b1 <= n && b1 >= 1 && a1 >= 1) {
                 double[] s = mechanism.logHockeyStick(new long[] {small[0], small[1], n - small[0] - small[1]}, x, y, eps);
                 double[] l = mechanism.logHockeyStick(new long[] {a1, b1, n - a1 - b1}, y, x, eps);
-                if (s[0] + Math.log1p(s[1]) <= l[0] + Math.log1p(-Math.min(0.5, l[1]))) {
-                    return Double.NEGATIVE_INFINITY; // the larger direction's everywhere in the box
-                }
+                // the larger direction's everywhere in the box
+                shown[i] = s[0] + Math.log1p(s[1]) <= l[0] + Math.log1p(-Math.min(0.5, l[1]));
             }
             double pairAt = a0 >= 1 && b0 >= 1 ? Math.min(logDp, atLeast(mechanism.pairProfile(new long[] {a0, b0, n - a0 - b0}, 0, 1, eps)))
                     : logDp;
+            pairs[i] = pairAt;
             return logP + pairAt;
         }).toArray();
+        LogSumExp notShown = new LogSumExp();
+        for (int i = 0; i < left.length; i++) {
+            if (!shown[i]) {
+                notShown.add(left[i]);
+            }
+        }
+        return new Left(notShown.log() + 1e-12, shiftTerms > 0 ? shifted(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, boxes, shown, pairs)
+                : Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * {@link Left#shifted} of the boxes whose smaller direction is shown; those beyond the region count in full, their chance
+     * from exact binomial CDFs ({@link ShiftBoxes#logBox}: the Chernoff bounds of the other boxes, up to 15 times the chance 6
+     * standard deviations out, had left 1.5e-6 of the value at n = 1e6) times the pair at their lower corner ({@code pairs}).
+     */
+    private static double shifted(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
+            double shiftTerms, List<long[]> boxes, boolean[] shown, double[] pairs) {
+        int src = major;
+        int dst = 1 - major;
+        double ps = major == 0 ? pa : pb;
+        double pd = major == 0 ? pb : pa;
+        double su = Math.sqrt(n * ps * (1 - ps));
+        double sv = Math.sqrt(n * pd * (1 - pd));
+        long mu = Math.round(n * ps);
+        long mv = Math.round(n * pd);
+        int height = ShiftBoxes.height(mechanism, n, src, dst, mu, mv, eps);
+        if (height == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        // each box in (source, destination) counts: {u0, u1, v0, v1}, or null where it lies beyond the region
+        List<long[]> fine = new ArrayList<>();
+        double evaluations = 0;
+        for (int i = 0; i < boxes.size(); i++) {
+            long[] b = boxes.get(i);
+            long[] box = major == 0 ? b : new long[] {b[2], b[3], b[0], b[1]};
+            // (two counts of slack for the edges' rounding)
+            boolean inside = shown[i] && box[0] >= mu - SHIFT_REGION * su - 2 && box[1] <= mu + SHIFT_REGION * su + 2
+                    && box[2] >= mv - SHIFT_REGION * sv - 2 && box[3] <= mv + SHIFT_REGION * sv + 2 && box[0] >= 1 && box[2] >= 1
+                    && box[1] + 1 + box[3] <= n;
+            fine.add(inside ? box : null);
+            evaluations += inside ? ShiftBoxes.evaluations(box[0], box[1], box[2], box[3], height) : 0;
+        }
+        long[] center = new long[3];
+        center[src] = mu;
+        center[dst] = mv;
+        center[2] = n - mu - mv;
+        // each evaluation counted at the terms of the direction at the means, at LATTICE_TERM_COST of a term each
+        if (evaluations * Math.max(1, mechanism.logHockeyStick(center, src, dst, eps)[2]) * LATTICE_TERM_COST > shiftTerms) {
+            return Double.POSITIVE_INFINITY;
+        }
         LogSumExp s = new LogSumExp();
-        for (double v : left) {
-            s.add(v);
+        for (int i = 0; i < boxes.size(); i++) {
+            long[] box = fine.get(i);
+            if (box != null) {
+                s.add(ShiftBoxes.logLeft(mechanism, n, src, dst, ps, pd, box[0], box[1], box[2], box[3], height, eps, logDp));
+            } else if (shown[i]) {
+                long[] b = boxes.get(i);
+                s.add(ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) + pairs[i]);
+            }
         }
         return s.log() + 1e-12;
     }

@@ -187,7 +187,10 @@ public final class SmoothedRunner {
                     + " exactly over the lost and released counts from above (two binomial CDFs per released count near the threshold,"
                     + " raised by 1e-12 relative each; Chernoff bounds for the tails) after records moved out of the pair by thinning"
                     + " so that its law is a multinomial (6 to 23 records, or where less, about one: six levels of one record thinned"
-                    + " each, the chance that none moved weighed exactly as the next level's multinomial); the smaller direction counted only over boxes of the plane where it is"
+                    + " each, the chance that none moved weighed exactly as the next level's multinomial), or with none moved where"
+                    + " boxes of one count of its source show the larger direction at least its value one record along the pair (both"
+                    + " monotone in the counts: two evaluations a box), the boxes not shown and those beyond 6 standard deviations"
+                    + " added at their chance from above times the pair at their lower corner, whichever is smaller; the smaller direction counted only over boxes of the plane where it is"
                     + " not shown below the larger (both monotone), at the box's chance from above times the pair at its lower corner, or"
                     + " summed like the larger where that is less",
                     x.upperDirectPlane()[0] + 1, x.upperDirectPlane()[1] + 1);
@@ -232,7 +235,8 @@ public final class SmoothedRunner {
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
      * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300; for the regions of
-     * assignments, their share or four regions' least 300 each. Nothing where a vertex
+     * assignments, their share or four regions' least 300 each; for the main plane's boxes of one record along the pair, their
+     * share (sampling without replacement). Nothing where a vertex
      * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
@@ -248,7 +252,9 @@ public final class SmoothedRunner {
         // the regions of assignments, where the hull has two or more vertices: their share of a side, at least four regions of
         // 300 evaluations
         double regions = lowerSet.size() < 2 ? 0 : Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each);
-        return new double[] {epsilons * (2 * side + own + regions), 300e6};
+        // the boxes that show the upper side's main direction its own largest neighbour (without replacement only)
+        double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
+        return new double[] {epsilons * (2 * side + own + regions + shift), 300e6};
     }
 
     /**
@@ -262,10 +268,10 @@ public final class SmoothedRunner {
     }
 
     /**
-     * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, and the regions
-     * of assignments' (where they run).
+     * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, the regions
+     * of assignments' (where they run) and the main plane's boxes of one record along the pair.
      */
-    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE;
+    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE;
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
     static int maxEvaluations(long n) {
