@@ -25,6 +25,8 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
 final class ShiftBoxes {
     /** Box height against the measured ratio of the two counts' slopes: room for the slopes' change across the region. */
     static final double HEIGHT_SHARE = 0.6;
+    /** Halvings of a box not shown before it counts in full. */
+    static final int SPLITS = 4;
 
     private ShiftBoxes() {
     }
@@ -72,16 +74,9 @@ final class ShiftBoxes {
             LogSumExp s = new LogSumExp();
             BinomialDistribution dest = BinomialDistribution.of((int) (n - u), pd / (1 - ps));
             for (int k = 0; k < boxes; k++) {
-                double[] shifted = lattice[c + 1][k];
-                double[] own = lattice[c][k + 1];
-                if (shifted[0] + Math.log1p(shifted[1]) <= own[0] + Math.log1p(-Math.min(0.5, own[1]))) {
-                    continue;
-                }
                 long lo = v0 + (long) k * height;
                 long hi = Math.min(v1, lo + height - 1);
-                ProfileValue pair = m.pairProfile(histogram(n, src, dst, u, lo), 0, 1, eps);
-                s.add(source.logProbability((int) u) + logInterval(dest, lo, hi)
-                        + Math.min(logDp, pair.logDelta() + Math.log1p(pair.relativeErrorBound())));
+                left(m, n, src, dst, u, lo, hi, lattice[c + 1][k], lattice[c][k + 1], SPLITS, eps, logDp, source, dest, s);
             }
             return s.log();
         }).toArray();
@@ -90,6 +85,26 @@ final class ShiftBoxes {
             total.add(x);
         }
         return total.log() + 1e-12;
+    }
+
+    /**
+     * Adds what the box of column u over [lo, hi] leaves to {@code s}: nothing where {@code shifted} = A(u + 1, lo - 1) lies below
+     * {@code own} = A(u, hi); else its halves (two evaluations more), down to {@code splits} times, and what is still not shown
+     * at its chance from above times the pair at its lower corner.
+     */
+    private static void left(SamplingHistogramMechanism m, long n, int src, int dst, long u, long lo, long hi, double[] shifted, double[] own,
+            int splits, double eps, double logDp, BinomialDistribution source, BinomialDistribution dest, LogSumExp s) {
+        if (shifted[0] + Math.log1p(shifted[1]) <= own[0] + Math.log1p(-Math.min(0.5, own[1]))) {
+            return;
+        }
+        if (splits > 0 && hi > lo) {
+            long mid = (lo + hi + 1) / 2;
+            left(m, n, src, dst, u, lo, mid - 1, shifted, log(m, n, src, dst, u, mid - 1, eps), splits - 1, eps, logDp, source, dest, s);
+            left(m, n, src, dst, u, mid, hi, log(m, n, src, dst, u + 1, mid - 1, eps), own, splits - 1, eps, logDp, source, dest, s);
+            return;
+        }
+        ProfileValue pair = m.pairProfile(histogram(n, src, dst, u, lo), 0, 1, eps);
+        s.add(source.logProbability((int) u) + logInterval(dest, lo, hi) + Math.min(logDp, pair.logDelta() + Math.log1p(pair.relativeErrorBound())));
     }
 
     /** The destination count of lattice point k: one below box k's first count, the last one at v1. */

@@ -526,9 +526,10 @@ class MonotoneBoundsTest {
 
     @Test
     void whereFewAreLostTheCellsStillRunBesideTheDirectionsAndTheSmallerIsKept() {
-        // one vertex, n = 10,000, 20 lost, eps 0.5: the directions come within 1e-3 of the lower bound (the records moved by
-        // thinning leave a log10 gap of 1.9e-5, 1.6e-4 before the tilted levels), and they alone were kept; the cells of every
-        // plane on a quarter of the budget leave 6.2e-7
+        // one vertex, n = 10,000, 20 lost, eps 0.5: the directions come within 1e-3 of the lower bound, and the cells of every
+        // plane run beside them on a quarter of the budget (they leave 6.2e-7); the smaller is kept: the directions with no
+        // record moved (the boxes show the larger direction its own largest neighbour: 3.1e-9, measured) where before the
+        // records moved by thinning had left 1.6e-4 (1.9e-5 with the tilted levels) and the cells were kept
         int n = 10_000;
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 9_980);
         PairDivergence pair = new PairDivergence(mech, n);
@@ -538,9 +539,9 @@ class MonotoneBoundsTest {
         MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(v), new double[] {0.5}, MonotoneBounds.local(pair), options, x -> { })[0];
         double directions = PairDirections.logUpper(mech, n, 0.40, 0.08, 0.5, Double.POSITIVE_INFINITY, b.logLower());
         assertTrue(directions - b.logLower() < MonotoneBounds.DIRECT_GAP, "the directions come close: " + directions + " " + b);
-        assertNull(b.upperDirectPlane(), b.toString());
-        assertTrue(b.logUpper() < directions - 1e-5, b + " against the directions' " + directions);
-        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 2e-6, b.toString());
+        assertArrayEquals(new int[] {0, 2}, b.upperDirectPlane(), b.toString());
+        assertTrue(b.logUpper() <= directions + 1e-9, b + " against the directions' " + directions);
+        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-8, b.toString());
     }
 
     /**
