@@ -128,8 +128,16 @@ public final class SamplingHistogramMechanism implements Serializable {
 
     /** {@link #logHockeyStick(int[], int, int, double)} for counts past the int range. */
     public double[] logHockeyStick(long[] g, int a, int b, double eps) {
+        return logHockeyStick(g, a, b, eps, RELATIVE_TOLERANCE);
+    }
+
+    /**
+     * {@link #logHockeyStick(long[], int, int, double)} summed only until what is left is below {@code relativeTolerance} of
+     * the sum (its certificate says how much that leaves out): fewer terms where a comparison needs a few digits.
+     */
+    public double[] logHockeyStick(long[] g, int a, int b, double eps, double relativeTolerance) {
         checkHistogram(g);
-        MovePair.Sum s = new MovePair(sampling, g, a, b, sampleSize).hockeyStick(eps, RELATIVE_TOLERANCE);
+        MovePair.Sum s = new MovePair(sampling, g, a, b, sampleSize).hockeyStick(eps, Math.max(RELATIVE_TOLERANCE, relativeTolerance));
         return new double[] {s.log(), s.relativeTruncation() + floatingPointAllowance(s.log()), s.terms()};
     }
 

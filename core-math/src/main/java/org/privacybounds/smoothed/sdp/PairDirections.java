@@ -337,7 +337,7 @@ final class PairDirections {
         center[dst] = mv;
         center[2] = n - mu - mv;
         // each evaluation counted at the terms of the direction at the means, at LATTICE_TERM_COST of a term each
-        if (evaluations * Math.max(1, mechanism.logHockeyStick(center, src, dst, eps)[2]) * LATTICE_TERM_COST > shiftTerms) {
+        if (evaluations * Math.max(1, mechanism.logHockeyStick(center, src, dst, eps, ShiftBoxes.TOLERANCE)[2]) * LATTICE_TERM_COST > shiftTerms) {
             return Double.POSITIVE_INFINITY;
         }
         LogSumExp s = new LogSumExp();
