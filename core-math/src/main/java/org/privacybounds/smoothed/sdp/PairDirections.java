@@ -283,7 +283,7 @@ final class PairDirections {
                 double[] s = mechanism.logHockeyStick(new long[] {small[0], small[1], n - small[0] - small[1]}, x, y, eps);
                 double[] l = mechanism.logHockeyStick(new long[] {a1, b1, n - a1 - b1}, y, x, eps);
                 // the larger direction's everywhere in the box
-                shown[i] = s[0] + Math.log1p(s[1]) <= l[0] + Math.log1p(-Math.min(0.5, l[1]));
+                shown[i] = below(s, l);
             }
             double pairAt = a0 >= 1 && b0 >= 1 ? Math.min(logDp, atLeast(mechanism.pairProfile(new long[] {a0, b0, n - a0 - b0}, 0, 1, eps)))
                     : logDp;
@@ -353,7 +353,13 @@ final class PairDirections {
         return s.log() + 1e-12;
     }
 
-    private static double atLeast(org.privacybounds.smoothed.ProfileValue v) {
+    /** Whether {ln x, relative error} lies below {ln y, relative error} with both errors against it. */
+    static boolean below(double[] x, double[] y) {
+        return x[0] + Math.log1p(x[1]) <= y[0] + Math.log1p(-Math.min(0.5, y[1]));
+    }
+
+    /** ln of a value raised by its error bound. */
+    static double atLeast(org.privacybounds.smoothed.ProfileValue v) {
         return v.logDelta() + Math.log1p(v.relativeErrorBound());
     }
 

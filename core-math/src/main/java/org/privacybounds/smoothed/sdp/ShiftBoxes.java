@@ -4,7 +4,6 @@ import java.util.stream.IntStream;
 
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 import org.privacybounds.numeric.LogSumExp;
-import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
 /**
@@ -53,7 +52,12 @@ final class ShiftBoxes {
 
     /** Lattice evaluations a box [u0, u1] x [v0, v1] takes at this height. */
     static double evaluations(long u0, long u1, long v0, long v1, int height) {
-        return (u1 - u0 + 2.0) * (Math.ceil((v1 - v0 + 1.0) / height) + 1);
+        return (u1 - u0 + 2.0) * (boxes(v0, v1, height) + 1);
+    }
+
+    /** Boxes of a column over [v0, v1] at this height (the last one shorter). */
+    private static int boxes(long v0, long v1, int height) {
+        return (int) Math.ceil((v1 - v0 + 1.0) / height);
     }
 
     /**
@@ -64,7 +68,7 @@ final class ShiftBoxes {
     static double logLeft(SamplingHistogramMechanism m, long n, int src, int dst, double ps, double pd, long u0, long u1, long v0, long v1,
             int height, double eps, double logDp) {
         int columns = (int) (u1 - u0 + 2);
-        int boxes = (int) Math.ceil((v1 - v0 + 1.0) / height);
+        int boxes = boxes(v0, v1, height);
         // lattice[c][k] = {ln A, relative error} at (u0 + c, v0 + k height - 1), the last k at v1
         double[][][] lattice = IntStream.range(0, columns).parallel().mapToObj(c -> {
             double[][] col = new double[boxes + 1][];
@@ -99,7 +103,7 @@ final class ShiftBoxes {
      */
     private static void left(SamplingHistogramMechanism m, long n, int src, int dst, long u, long lo, long hi, double[] shifted, double[] own,
             int splits, double eps, double logDp, BinomialDistribution source, BinomialDistribution dest, LogSumExp s) {
-        if (shifted[0] + Math.log1p(shifted[1]) <= own[0] + Math.log1p(-Math.min(0.5, own[1]))) {
+        if (PairDirections.below(shifted, own)) {
             return;
         }
         if (splits > 0 && hi > lo) {
@@ -108,8 +112,8 @@ final class ShiftBoxes {
             left(m, n, src, dst, u, mid, hi, log(m, n, src, dst, u + 1, mid - 1, eps), own, splits - 1, eps, logDp, source, dest, s);
             return;
         }
-        ProfileValue pair = m.pairProfile(histogram(n, src, dst, u, lo), 0, 1, eps);
-        s.add(source.logProbability((int) u) + logInterval(dest, lo, hi) + Math.min(logDp, pair.logDelta() + Math.log1p(pair.relativeErrorBound())));
+        double pair = PairDirections.atLeast(m.pairProfile(histogram(n, src, dst, u, lo), 0, 1, eps));
+        s.add(source.logProbability((int) u) + logInterval(dest, lo, hi) + Math.min(logDp, pair));
     }
 
     /** The destination count of lattice point k: one below box k's first count, the last one at v1. */
