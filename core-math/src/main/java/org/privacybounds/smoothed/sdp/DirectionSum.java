@@ -1,8 +1,13 @@
 package org.privacybounds.smoothed.sdp;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.stream.IntStream;
 
+import org.apache.commons.numbers.gamma.Erfc;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 
 /**
@@ -46,59 +51,30 @@ final class DirectionSum {
     private DirectionSum() {
     }
 
+    /** What rows left to their cheap bounds may add together, relative to the floor: their choice moves a bound by at most this. */
+    private static final double DROP = 1e-8;
+
     /**
      * ln of the lower bound for shares {@code pa, pb} of the pair's categories, n records of which T are released, or
      * -infinity where nothing is lost, a share is 0, or the kink's CDF pairs would pass {@code maxRows}.
      */
     static double logLower(long n, long sampleSize, double pa, double pb, double eps, double maxRows) {
-        Released k = Released.of(n, sampleSize, pa, pb);
-        if (k == null) {
+        return logLower(n, sampleSize, pa, pb, eps, maxRows, Double.NEGATIVE_INFINITY);
+    }
+
+    /**
+     * {@link #logLower(long, long, double, double, double, double)} given a value the expectation is about ({@code logFloor}, e.g.
+     * another lower bound of it; -infinity: none): the lost histograms are then taken where they can matter against it, wherever
+     * that lies (at the national n and eps 0.5 between 23 and 34 standard deviations of j_b above its mean), and the kink's rows
+     * whose bound from above adds at most {@value #DROP} of it together are left to Jensen's bound.
+     */
+    static double logLower(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor) {
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, true, true, false);
+        if (plan == null || plan.work > maxRows) {
             return Double.NEGATIVE_INFINITY;
-        }
-        int l = (int) (n - sampleSize);
-        double sb = Math.sqrt(l * pb * (1 - pb));
-        int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
-        int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
-        if (k.rows(bLo, bHi, eps) > maxRows) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        BinomialDistribution jb = BinomialDistribution.of(l, pb);
-        double ce = Math.exp(eps);
-        LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
-        IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
-            LogSumExp s = new LogSumExp();
-            double logPb = jb.logProbability(b);
-            BinomialDistribution jaGivenB = l - b > 0 ? BinomialDistribution.of(l - b, pa / (1 - pb)) : null;
-            double d = b + 1.0;
-            for (int a = 0; a <= l - b; a++) {
-                double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
-                if (a == 0) {
-                    // rho = 0: every released k counts in full (K_a >= 1)
-                    s.add(logP + Math.log(Math.max(0, 1 - k.outside)));
-                    continue;
-                }
-                double c = ce * a / d;
-                double[] m = k.moments(a);
-                double x = c * ((m[0] + d * m[1]) * (1 + k.sumMargin) + k.outside * (k.trials + d) / a);
-                if (x >= Math.exp(k.kink)) {
-                    break; // c E[R] grows with j_a: every larger j_a lies beyond the kink too
-                }
-                double phi = Math.max(0, 1 - x);
-                if (x > Math.exp(-k.kink)) {
-                    phi = Math.max(phi, k.rows(a, d, c, true));
-                }
-                if (phi > 0) {
-                    s.add(logP + Math.log(phi));
-                }
-            }
-            parts[b - bLo] = s;
-        });
-        LogSumExp total = new LogSumExp();
-        for (LogSumExp p : parts) {
-            total.addAll(p);
         }
         // each term's log-pmf and the sums' rounding: 1e-9 relative, far above either
-        return total.log() - 1e-9;
+        return plan.sum() - 1e-9;
     }
 
     /**
@@ -109,7 +85,8 @@ final class DirectionSum {
      * a linear form of K, a sum of T independent records. Phi falls as j_a grows (c R rises with j_a for every K), so once a
      * j_a lies beyond the kink and its bound times the chance of every larger j_a is below e^{@value #TAIL} of
      * {@code logFloor}, that product bounds the rest of the row. Lost histograms beyond the j_b window count in full (Phi <= 1),
-     * the window reaching where their chance falls below the same floor (at least 12 standard deviations).
+     * the window reaching where their chance falls below the same floor (at least 12 standard deviations); so do the j_a
+     * below where a row is summed, and whole rows of j_b whose chance up to the kink's top plus Phi there lies below it.
      *
      * @param logFloor ln of a value the expectation is about (e.g. a lower bound of it), to size what is bounded rather than
      *                 summed; -infinity: windows of 12 standard deviations
@@ -124,82 +101,136 @@ final class DirectionSum {
      * bound of P(c R < 1), the smaller, with no CDF: for a direction far smaller than the other.
      */
     static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor, boolean exact) {
-        Released k = Released.of(n, sampleSize, pa, pb);
-        if (k == null) {
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, exact, false);
+        if (plan == null || plan.work > maxRows) {
             return Double.POSITIVE_INFINITY;
         }
-        int l = (int) (n - sampleSize);
-        double cut = Math.min(-WINDOW * WINDOW / 2, logFloor + TAIL);
-        double sb = Math.sqrt(l * pb * (1 - pb));
-        int step = (int) Math.max(1, sb);
-        int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
-        int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
-        while (bLo > 0 && logBinomialTail(l, pb, bLo - 1, false) > cut) {
-            bLo = Math.max(0, bLo - step);
-        }
-        while (bHi < l && logBinomialTail(l, pb, bHi + 1, true) > cut) {
-            bHi = Math.min(l, bHi + step);
-        }
-        // the work, in CDF pairs (about 40 terms each): the moments per j_a (two passes over the window), about 100 terms per
-        // lost histogram (a Chernoff bound's search), and the kink's CDF pairs where exact
-        double as = Math.min(l, l * pa + WINDOW * Math.sqrt(l * pa * (1 - pa)) + 2);
-        double work = (as * k.pk.length * 2 + (bHi - bLo + 1.0) * as * 100) / 40 + (exact ? k.rows(bLo, bHi, eps) : 0);
-        if (work > maxRows) {
-            return Double.POSITIVE_INFINITY;
-        }
-        BinomialDistribution jb = BinomialDistribution.of(l, pb);
-        double ce = Math.exp(eps);
-        double upKink = Math.exp(k.kink);
-        int first = bLo;
-        LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
-        IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
-            LogSumExp s = new LogSumExp();
-            double logPb = jb.logProbability(b);
-            double shareA = pa / (1 - pb);
-            BinomialDistribution jaGivenB = l - b > 0 ? BinomialDistribution.of(l - b, shareA) : null;
-            double d = b + 1.0;
-            for (int a = 0; a <= l - b; a++) {
-                double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
-                if (a == 0) {
-                    s.add(logP); // rho = 0: Phi <= 1
-                    continue;
-                }
-                double c = ce * a / d;
-                double[] m = k.moments(a);
-                double erLow = (m[0] + d * m[1]) * (1 - k.sumMargin);
-                double erHigh = (m[0] + d * m[1]) * (1 + k.sumMargin) + k.outside * (k.trials + d) / a;
-                if (c * erLow >= upKink) {
-                    // beyond the kink: P(K_a - c K_b > c d - a); every larger j_a at most as much
-                    double logPhi = k.logLinearTail(1, -c, c * d - a);
-                    double logRest = logPb + logBinomialTail(l - b, shareA, a, true);
-                    if (logRest + logPhi < cut) {
-                        s.add(logRest + logPhi);
-                        break;
-                    }
-                    s.add(logP + logPhi);
-                    continue;
-                }
-                double phi;
-                if (c * erHigh <= 1 / upKink) {
-                    phi = 1 - c * erLow + c * (k.trials + d) / a * Math.exp(k.logLinearTail(-1, c, a - c * d));
-                } else {
-                    phi = exact ? k.rows(a, d, c, false) + k.outside
-                            : Math.min(k.momentBound(a, d, c), Math.exp(k.logLinearTail(1, -c, c * d - a)));
-                }
-                s.add(logP + Math.log(Math.min(1, phi)));
-            }
-            parts[b - first] = s;
-        });
-        LogSumExp total = new LogSumExp();
-        for (LogSumExp p : parts) {
-            total.addAll(p);
-        }
-        // the lost histograms beyond the window, in full
-        total.add(logBinomialTail(l, pb, bLo - 1, false));
-        total.add(logBinomialTail(l, pb, bHi + 1, true));
-        return total.log() + 1e-9;
+        return plan.sum() + 1e-9;
     }
 
+    /**
+     * ln of an estimate (not a bound) of the same expectation: {@link #logUpper} with each Phi(j) of the kink from a normal law of
+     * c R with R's first two moments (at the national n and eps 0.5 within 0.01 in ln of the sum, in 2 s): to choose how many
+     * records to move ({@link PairDirections}), where only its change with the shares matters.
+     */
+    static double logApprox(long n, long sampleSize, double pa, double pb, double eps, double logFloor) {
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, false, true);
+        return plan == null ? Double.POSITIVE_INFINITY : plan.sum();
+    }
+
+    /** One lost histogram of the kink: its counts, ln of its chance, and Phi from its cheap bounds (from above, and the side's). */
+    private record Row(int a, int b, double logP, double cheap, double fallback) {
+        double logWeight() {
+            return logP + Math.log(cheap);
+        }
+    }
+
+    /**
+     * One side's sum laid out before any CDF is walked: what is bounded or summed without CDFs ({@code fixed}), and the kink's
+     * rows to sum exactly ({@code rows}), with their work in CDF pairs. Where a floor is given, the kink's rows whose bounds
+     * from above ({@link Released#momentBound} or a Chernoff bound) add at most {@value #DROP} of it together, smallest first,
+     * keep those bounds (or Jensen's, below) instead.
+     */
+    private static final class Plan {
+        final Released k;
+        final double eps;
+        final boolean lower;
+        final LogSumExp fixed;
+        final List<Row> rows;
+        final double work;
+
+        private Plan(Released k, double eps, boolean lower, LogSumExp fixed, List<Row> rows, double work) {
+            this.k = k;
+            this.eps = eps;
+            this.lower = lower;
+            this.fixed = fixed;
+            this.rows = rows;
+            this.work = work;
+        }
+
+        static Plan of(long n, long sampleSize, double pa, double pb, double eps, double logFloor, boolean lower, boolean exact, boolean approx) {
+            Released k = Released.of(n, sampleSize, pa, pb);
+            if (k == null) {
+                return null;
+            }
+            int l = (int) (n - sampleSize);
+            // (no floor: windows of 12 standard deviations)
+            double cut = logFloor > Double.NEGATIVE_INFINITY ? Math.min(-WINDOW * WINDOW / 2, logFloor + TAIL) : -WINDOW * WINDOW / 2;
+            double sb = Math.sqrt(l * pb * (1 - pb));
+            int step = (int) Math.max(1, sb);
+            int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
+            int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
+            while (bLo > 0 && logBinomialTail(l, pb, bLo - 1, false) > cut) {
+                bLo = Math.max(0, bLo - step);
+            }
+            while (bHi < l && logBinomialTail(l, pb, bHi + 1, true) > cut) {
+                bHi = Math.min(l, bHi + step);
+            }
+            BinomialDistribution jb = BinomialDistribution.of(l, pb);
+            int first = bLo;
+            LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
+            @SuppressWarnings("unchecked")
+            List<Row>[] kinks = new List[bHi - bLo + 1];
+            IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
+                LogSumExp s = new LogSumExp();
+                List<Row> kink = new ArrayList<>();
+                k.row(l, b, jb.logProbability(b), eps, cut, lower, exact, approx, s, kink);
+                parts[b - first] = s;
+                kinks[b - first] = kink;
+            });
+            LogSumExp fixed = new LogSumExp();
+            for (LogSumExp p : parts) {
+                fixed.addAll(p);
+            }
+            if (!lower) {
+                // the lost histograms beyond the window, in full
+                fixed.add(logBinomialTail(l, pb, bLo - 1, false));
+                fixed.add(logBinomialTail(l, pb, bHi + 1, true));
+            }
+            List<Row> rows = new ArrayList<>();
+            for (List<Row> kink : kinks) {
+                rows.addAll(kink);
+            }
+            if (logFloor > Double.NEGATIVE_INFINITY && !rows.isEmpty()) {
+                rows.sort(Comparator.comparingDouble(Row::logWeight));
+                double limit = logFloor + Math.log(DROP);
+                double dropped = Double.NEGATIVE_INFINITY;
+                int kept = 0;
+                while (kept < rows.size() && LogMath.logAdd(dropped, rows.get(kept).logWeight()) <= limit) {
+                    Row r = rows.get(kept++);
+                    dropped = LogMath.logAdd(dropped, r.logWeight());
+                    if (r.fallback() > 0) {
+                        fixed.add(r.logP() + Math.log(r.fallback()));
+                    }
+                }
+                rows = new ArrayList<>(rows.subList(kept, rows.size()));
+            }
+            double ce = Math.exp(eps);
+            double work = 0;
+            for (Row r : rows) {
+                work += k.work(ce * r.a() / (r.b() + 1.0));
+            }
+            return new Plan(k, eps, lower, fixed, rows, work);
+        }
+
+        /** ln of the side's sum: the kink's rows walked (in parallel) and the rest. */
+        double sum() {
+            double ce = Math.exp(eps);
+            double[] terms = rows.parallelStream().mapToDouble(r -> {
+                double d = r.b() + 1.0;
+                double c = ce * r.a() / d;
+                // the better of the row's cheap bound and its sum (both hold)
+                double phi = lower ? Math.max(r.fallback(), k.rows(r.a(), d, c, true)) : Math.min(r.fallback(), k.rows(r.a(), d, c, false) + k.outside);
+                return phi > 0 ? r.logP() + Math.log(phi) : Double.NEGATIVE_INFINITY;
+            }).toArray();
+            LogSumExp total = new LogSumExp();
+            total.addAll(fixed);
+            for (double t : terms) {
+                total.add(t);
+            }
+            return total.log();
+        }
+    }
     /**
      * ln of an upper bound on P(X <= x) ({@code upper} false) or P(X >= x) ({@code upper} true), X ~ Binomial(trials, p): the
      * Chernoff bound {@code exp(-trials KL(x / trials || p))} past the mean, 1 before it, 0 outside [0, trials].
@@ -271,23 +302,177 @@ final class DirectionSum {
         }
 
         /**
-         * The kink's work over j_b in [bLo, bHi], in CDF pairs: per j_b the kink's j_a times the window's rows, each walked row
-         * ({@link CdfWalk}) {@value #ROW_COST} of a pair.
+         * One row of lost histograms (j_b = b, ln of its chance {@code logPb}) for one side: what is bounded or summed without CDFs
+         * into {@code s}, and the kink's rows into {@code kinkRows} (or, {@code exact} false, their cheap bounds into {@code s}). The j_a
+         * below where the row starts count in full on the upper side (Phi <= 1) and are left out on the lower; so is the whole row
+         * where its chance up to the kink's top plus Phi just past it (Phi falls as j_a grows) lies below {@code cut}.
          */
-        double rows(int bLo, int bHi, double eps) {
-            double ratio = pb / pa;
-            double rows = 0;
-            for (int b = bLo; b <= bHi; b++) {
-                rows += (2 * kink * (b + 1) / (Math.exp(eps) * ratio) + 3) * pk.length;
+        void row(int l, int b, double logPb, double eps, double cut, boolean lower, boolean exact, boolean approx, LogSumExp s,
+                List<Row> kinkRows) {
+            double shareA = pa / (1 - pb);
+            int na = l - b;
+            double d = b + 1.0;
+            double ce = Math.exp(eps);
+            BinomialDistribution jaGivenB = na > 0 ? BinomialDistribution.of(na, shareA) : null;
+            // the kink's j_a, about: c E[R] = 1 where E[R] is about (T pb + d) / (T pa + j_a) (a guide only: any start is valid)
+            double den = ce * (trials * pb + d) - d;
+            double aMid = den > 0 ? d * trials * pa / den : Double.POSITIVE_INFINITY;
+            int aTop = (int) Math.min(na, Math.ceil(aMid * Math.exp(2 * kink)) + 2);
+            double whole = logPb + (aTop < na ? LogMath.logAdd(logBinomialTail(na, shareA, aTop, false), logBeyond(na, shareA, d, ce, aTop + 1)) : 0);
+            if (whole < cut) {
+                if (!lower) {
+                    s.add(whole);
+                }
+                return;
             }
-            return rows * ROW_COST;
+            int start = (int) Math.max(0, Math.min(na, Math.floor(aMid * Math.exp(-2 * kink)) - 1));
+            int down = (int) Math.max(1, Math.sqrt(na * shareA * (1 - shareA)) / 8);
+            while (start > 0 && logPb + logBinomialTail(na, shareA, start - 1, false) >= cut) {
+                start = Math.max(0, start - down);
+            }
+            if (start > 0 && !lower) {
+                s.add(logPb + logBinomialTail(na, shareA, start - 1, false));
+            }
+            double upKink = Math.exp(kink);
+            int beyond = 0;
+            // rows past the kink whose bound from above reaches this are summed too (at the national n and eps 1 the kink's 8
+            // standard deviations had left 1.2 % between the sides: there a lost record more in a is 2.2 times as likely)
+            double matter = cut - TAIL + Math.log(DROP) - 5;
+            for (int a = start; a <= na; a++) {
+                double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
+                if (a == 0) {
+                    // rho = 0: every released k counts in full (K_a >= 1), Phi <= 1
+                    s.add(lower ? logP + Math.log(Math.max(0, 1 - outside)) : logP);
+                    continue;
+                }
+                double c = ce * a / d;
+                double[] m = moments(a);
+                double erLow = (m[0] + d * m[1]) * (1 - sumMargin);
+                double erHigh = (m[0] + d * m[1]) * (1 + sumMargin) + outside * (trials + d) / a;
+                if (lower) {
+                    double x = c * erHigh;
+                    if (x >= upKink) {
+                        // beyond the kink, summed while its bound from above could still matter; then the rest is left out
+                        if (exact && logP + logLinearTail(1, -c, c * d - a) >= matter) {
+                            kinkRows.add(new Row(a, b, logP, cheap(a, d, c), 0));
+                            continue;
+                        }
+                        break;
+                    }
+                    double jensen = Math.max(0, 1 - x);
+                    if (x > 1 / upKink && exact) {
+                        kinkRows.add(new Row(a, b, logP, cheap(a, d, c), jensen));
+                    } else if (jensen > 0) {
+                        s.add(logP + Math.log(jensen));
+                    }
+                    continue;
+                }
+                if (c * erLow >= upKink) {
+                    // beyond the kink: P(K_a - c K_b > c d - a); this j_a and every larger one bounded together (checked at
+                    // doubling distances past the kink)
+                    beyond++;
+                    if ((beyond & (beyond - 1)) == 0) {
+                        double logRest = logPb + logBeyond(na, shareA, d, ce, a);
+                        if (logRest < cut) {
+                            s.add(logRest);
+                            break;
+                        }
+                    }
+                    double logPhi = logLinearTail(1, -c, c * d - a);
+                    if (exact && logP + logPhi >= matter) {
+                        // where its chance grows fast enough with j_a, a row past the kink can still matter: summed
+                        kinkRows.add(new Row(a, b, logP, Math.min(cheap(a, d, c), Math.exp(logPhi)), Math.min(cheap(a, d, c), Math.exp(logPhi))));
+                    } else {
+                        s.add(logP + logPhi);
+                    }
+                    continue;
+                }
+                if (c * erHigh <= 1 / upKink) {
+                    double phi = 1 - c * erLow + c * (trials + d) / a * Math.exp(logLinearTail(-1, c, a - c * d));
+                    s.add(logP + Math.log(Math.min(1, phi)));
+                    continue;
+                }
+                double cheap = cheap(a, d, c);
+                if (exact) {
+                    kinkRows.add(new Row(a, b, logP, cheap, cheap));
+                } else {
+                    s.add(logP + (approx ? Math.min(Math.log(cheap), logNormalPhi(a, d, c)) : Math.log(cheap)));
+                }
+            }
         }
 
         /**
-         * A walked row's cost in CDF pairs: at n = 1e6 (the vertex (0.40, 0.52, 0.08), a record moved from category 3 to 1,
-         * eps 0.5, 0.2 % lost) the lower sum took 12.5 s on 2 cores with two CDFs a row and 0.94 s walked.
+         * ln of an upper bound on {@code sum over j_a >= from of P(J_a = j_a) Phi(j_a)} (J_a ~ Binomial(na, shareA), the lost
+         * count of a given j_b; {@code c = ce j_a / d}): over intervals of j_a of doubling length, the chance of the interval
+         * (the smaller of its two binomial tails) times Phi at its first j_a (Phi falls as j_a grows), from the Chernoff bound of
+         * P(c R < 1). Where j_a lies below its mean beyond the kink, this falls with Phi far sooner than j_a's own upper tail.
          */
-        static final double ROW_COST = 0.1;
+        double logBeyond(int na, double shareA, double d, double ce, int from) {
+            LogSumExp s = new LogSumExp();
+            int step = 1;
+            for (long lo = from; lo <= na; lo += step, step = Math.min(1 << 30, 2 * step)) {
+                long hi = Math.min(na, lo + step - 1);
+                double c = ce * lo / d;
+                double logPhi = logLinearTail(1, -c, c * d - lo);
+                s.add(logPhi + Math.min(logBinomialTail(na, shareA, hi, false), logBinomialTail(na, shareA, lo, true)));
+                if (logPhi == Double.NEGATIVE_INFINITY) {
+                    break;
+                }
+            }
+            return s.log();
+        }
+
+        /**
+         * ln of {@code E[(1 - X)_+]} for X normal with the mean and variance of c R (an estimate of Phi(j), not a bound):
+         * {@code sigma (phi(z) + z Phi(z))} with {@code z = (1 - mean) / sigma}, below z = -8 its asymptote {@code sigma phi(z) / z^2}.
+         */
+        double logNormalPhi(int a, double d, double c) {
+            double[] m = moments(a);
+            double er = m[0] + d * m[1];
+            double er2 = m[3] + 2 * d * m[4] + d * d * m[5] + m[6];
+            double sigma = c * Math.sqrt(Math.max(0, er2 - er * er));
+            double mean = c * er;
+            if (!(sigma > 0)) {
+                return Math.log(Math.max(0, 1 - mean));
+            }
+            double z = (1 - mean) / sigma;
+            if (z < -8) {
+                return Math.log(sigma) - z * z / 2 - 0.5 * Math.log(2 * Math.PI) - 2 * Math.log(-z);
+            }
+            double pdf = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+            double cdf = 0.5 * Erfc.value(-z / Math.sqrt(2));
+            return Math.log(sigma * (pdf + z * cdf));
+        }
+
+        /** Phi(j) from above without CDFs: its first two moments ({@link #momentBound}) or the Chernoff bound of P(c R < 1). */
+        double cheap(int a, double d, double c) {
+            return Math.min(1, Math.min(momentBound(a, d, c), Math.exp(logLinearTail(1, -c, c * d - a))));
+        }
+
+        /**
+         * A kink row's work in CDF pairs ({@code c = e^eps j_a / (j_b + 1)}): the rows walked, from where the CDF of K_b reaches
+         * {@link #START} to where it lies within {@link #SATURATED} of 1, about {@code (14 + 9) sd / (1 / c + q)} of them (top
+         * moves 1 / c a row and K_b's mean q the other way), {@value #ROW_COST} of a pair each, and the rest of the window at
+         * {@value #SKIP_COST}.
+         */
+        double work(double c) {
+            double sd = Math.sqrt(trials * (1 - pa) * q * (1 - q));
+            double walked = Math.min(pk.length, 23 * sd / (1 / c + q) + 2);
+            return walked * ROW_COST + pk.length * SKIP_COST;
+        }
+
+        /**
+         * A walked row's cost in CDF pairs (a pair taken as 40 terms of 25 ns, 1 microsecond): at the national n (the vertex
+         * (0.40, 0.52, 0.08), a record moved from category 3 to 1, 0.2 % lost) the lower sums took 241 core-seconds at eps 0.5
+         * (228,299 kink rows) and 63 at eps 2 (57,533), about 34 ns a walked row with the window's other rows.
+         */
+        static final double ROW_COST = 0.034;
+        /** Where the walks of a kink row start: each CDF at least this (rows before hold at most twice it; see {@link #rows}). */
+        static final double START = 1e-40;
+        /** Where a kink row's CDFs count as 1: both upper tails below this. */
+        static final double SATURATED = 1e-16;
+        /** A row of the window not walked (before the walk starts, or saturated), in CDF pairs. */
+        static final double SKIP_COST = 0.002;
 
         /**
          * Per j_a, over the window, kept (the same for every j_b): {sum p_k (T - k) q / (k + j_a), sum p_k / (k + j_a)} and the sums
@@ -346,17 +531,20 @@ final class DirectionSum {
          * Phi(j) summed over K_a's window, each row from two binomial CDFs moved for their rounding so that the row is lowered
          * ({@code lower}) or raised. Along the window both CDFs, {@code F_N(top)} and {@code F_{N-1}(top - 1)} with N = T - K_a, follow
          * a path on which N falls by one a row and top does not fall, so both grow row by row and are walked by recurrence
-         * ({@link CdfWalk}) from where they first reach {@link CdfWalk#FLOOR} (found by bisection); rows before that hold at most
-         * the floor each (left out below, added above).
+         * ({@link CdfWalk}) from where they first reach {@link #START} (found by bisection); rows before that hold at most
+         * twice that each (left out below, added above). From where the Chernoff bounds of both CDFs' upper tails fall below
+         * {@link #SATURATED} (also by bisection) they are taken within that of 1 and not walked: at the national n about two
+         * thirds of the window.
          */
         double rows(int a, double d, double c, boolean lower) {
             double sign = lower ? -1 : 1;
             double sum = 0;
-            double under = 0; // the upper side's rows before the walks start, each at most FLOOR
+            double under = 0; // the upper side's rows before the walks start, each at most 2 START
             CdfWalk f = new CdfWalk(q);
             CdfWalk f1 = new CdfWalk(q);
             int firstF = -1;
             int firstF1 = -1;
+            int sat = -1;
             for (int i = 0; i < pk.length; i++) {
                 int k = lo + i;
                 double u = (k + a) / c;
@@ -374,16 +562,25 @@ final class DirectionSum {
                         // both CDFs grow along the window: where each first reaches the floor
                         firstF = first(i, a, d, c, 0);
                         firstF1 = first(i, a, d, c, 1);
+                        sat = saturated(i, a, d, c);
                     }
                     if (i < firstF) {
                         under += pk[i];
                         continue;
                     }
-                    double[] fv = f.range(n, top);
-                    double[] gv = top < 1 ? new double[] {0, 0} : i < firstF1 ? new double[] {0, CdfWalk.FLOOR} : f1.range(n - 1, top - 1);
+                    double fr;
+                    double f1r;
+                    if (i >= sat) {
+                        // both within SATURATED of 1 (1 - SATURATED rounds down: lower for F, and for F_{N-1} on the upper side)
+                        fr = lower ? 1 - SATURATED : 1;
+                        f1r = lower ? 1 : 1 - SATURATED;
+                    } else {
+                        double[] fv = f.range(n, top);
+                        double[] gv = top < 1 ? new double[] {0, 0} : i < firstF1 ? new double[] {0, 2 * START} : f1.range(n - 1, top - 1);
+                        fr = lower ? fv[0] : fv[1];
+                        f1r = lower ? gv[1] : gv[0];
+                    }
                     // sum over K_b <= top of K_b P(K_b) = N q F_{N-1}(top - 1): lowered with F from below and F_{N-1} from above
-                    double fr = lower ? fv[0] : fv[1];
-                    double f1r = lower ? gv[1] : gv[0];
                     row = fr * (1 - d / u) - n * q * f1r / u;
                     row += sign * 1e-15 * (fr + n * q * f1r / u);
                 }
@@ -391,7 +588,7 @@ final class DirectionSum {
                     sum += pk[i] * row;
                 }
             }
-            return sum * (1 + sign * sumMargin) + (lower ? 0 : under * CdfWalk.FLOOR * (1 + sumMargin));
+            return sum * (1 + sign * sumMargin) + (lower ? 0 : under * 2 * START * (1 + sumMargin));
         }
 
         /** The largest K_b with K_b + d < u at the window's row i (u = (K_a + j_a) / c); it does not fall as i grows. */
@@ -402,7 +599,7 @@ final class DirectionSum {
 
         /**
          * The first row from {@code from} whose CDF (which 0: {@code F_N(top)}; 1: {@code F_{N-1}(top - 1)}) reaches
-         * {@link CdfWalk#FLOOR} or whose top reaches N (the row is then closed-form), by bisection (both grow along the window);
+         * {@link #START} or whose top reaches N (the row is then closed-form), by bisection (both grow along the window);
          * the window's length where none does.
          */
         private int first(int from, int a, double d, double c, int which) {
@@ -412,7 +609,30 @@ final class DirectionSum {
                 int mid = (lo + hi) >>> 1;
                 long top = top(mid, a, d, c) - which;
                 int n = trials - (this.lo + mid) - which;
-                boolean reached = top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= CdfWalk.FLOOR;
+                boolean reached = top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= START;
+                if (reached) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+
+        /**
+         * The first row from {@code from} where top reaches N, or where the Chernoff bounds of both CDFs' upper tails
+         * ({@code P(K_b > top)} of N trials and {@code P(K_b > top - 1)} of N - 1) lie below {@link #SATURATED}, by bisection (both
+         * tails fall along the window); the window's length where none does.
+         */
+        private int saturated(int from, int a, double d, double c) {
+            int lo = from;
+            int hi = pk.length;
+            double limit = Math.log(SATURATED);
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                long top = top(mid, a, d, c);
+                int n = trials - (this.lo + mid);
+                boolean reached = top >= n || logBinomialTail(n, q, top + 1, true) <= limit && logBinomialTail(n - 1, q, top, true) <= limit;
                 if (reached) {
                     hi = mid;
                 } else {

@@ -56,6 +56,8 @@ final class PairDirections {
      * at the means, {@link #LATTICE_TERM_COST} a term.
      */
     static final double SHIFT_SHARE = 4;
+    /** The side's budgets the larger direction's exact sum may take ({@link #thinned} with {@code exact}; see MonotoneBounds). */
+    static final double DIRECT_SHARE = 8;
     /**
      * A term of one direction's sum against the budget's term (a pair evaluation's, 25 ns): measured 0.22 ms for 23,159 terms
      * at n = 1e6, eps 0.5 (9.5 ns a term).
@@ -93,8 +95,9 @@ final class PairDirections {
         double logDp = mechanism.logDpDelta(n);
         // each direction from its moments first (no CDF); the larger then summed exactly (within maxRows)
         // direction i = 0 moves a record from a to b, i = 1 from b to a
-        Direction direction = (i, exact, records) -> i == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor, exact, records)
-                : thinned(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor, exact, records);
+        // (an exact sum gets DIRECT_SHARE of the budget)
+        Direction direction = (i, exact, records) -> i == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, exact ? DIRECT_SHARE * maxRows : maxRows, logFloor, exact, records)
+                : thinned(n, sampleSize, pb, pa, eps, logDp, exact ? DIRECT_SHARE * maxRows : maxRows, logFloor, exact, records);
         double[] dir = {direction.log(0, false, MOVED), direction.log(1, false, MOVED)};
         if (!(Math.max(dir[0], dir[1]) < Double.POSITIVE_INFINITY)) {
             return Double.POSITIVE_INFINITY;
@@ -107,9 +110,9 @@ final class PairDirections {
             return Double.POSITIVE_INFINITY;
         }
         // fewer records moved cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s the growth of ln
-        // E per record moved, measured on the moments' bound between D and D / 2 (a choice only: any D gives a bound)
-        double half = direction.log(major, false, MOVED / 2);
-        double slope = (dir[major] - half) / (MOVED / 2);
+        // E per record moved, estimated from the normal estimate of the sums (a choice only: any D gives a bound; the moments'
+        // bound, used before, had put s at the national n and eps 0.5 some 70 times too high, D = 8.5 where 12.7 is best)
+        double slope = major == 0 ? slope(n, sampleSize, pa, pb, eps, logDp, logFloor) : slope(n, sampleSize, pb, pa, eps, logDp, logFloor);
         double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
         dir[major] = Math.min(dir[major], direction.log(major, true, moved));
         // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
@@ -120,8 +123,8 @@ final class PairDirections {
         Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0);
         double unmoved = Double.POSITIVE_INFINITY;
         if (left.shifted() < Double.POSITIVE_INFINITY) {
-            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, maxRows, logFloor, true)
-                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, maxRows, logFloor, true);
+            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, DIRECT_SHARE * maxRows, logFloor, true)
+                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, DIRECT_SHARE * maxRows, logFloor, true);
             unmoved = LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain, zero), left.notShown()), left.shifted());
         }
         if (worth && !(unmoved - logFloor <= TILT_WORTH)) {
@@ -207,19 +210,7 @@ final class PairDirections {
      */
     private static double thinned(long n, long sampleSize, double pa, double pb, double eps, double logDp, double maxRows, double logFloor,
             boolean exact, double records) {
-        double sd = Math.sqrt(n * pb * (1 - pb));
-        double target = Math.min(-72, logFloor + TAIL) - logDp;
-        long h0 = -1;
-        for (double z = 12; z < 1e3; z += 2) {
-            long at = (long) Math.floor(n * pb - z * sd);
-            if (at < 1) {
-                break;
-            }
-            if (DirectionSum.logBinomialTail(n, pb, at - 1, false) <= target) {
-                h0 = at;
-                break;
-            }
-        }
+        long h0 = h0(n, pb, logDp, logFloor);
         double theta = records / h0;
         if (h0 < 1 || theta >= 0.5) {
             return Double.POSITIVE_INFINITY;
@@ -227,6 +218,40 @@ final class PairDirections {
         double moved = DirectionSum.logUpper(n, sampleSize, pa, pb * (1 - theta), eps, maxRows, logFloor, exact);
         double factor = -Math.expm1(h0 * Math.log1p(-theta));
         return LogMath.logAdd(moved, DirectionSum.logBinomialTail(n, pb, h0 - 1, false) + logDp) - Math.log(factor);
+    }
+
+    /**
+     * The count h0 of {@link #thinned}: where P(H_b < h0) times the DP delta falls below e^{@value #TAIL} of the floor (and
+     * e^-72), in steps of 2 standard deviations from 12; -1 where none does above 0.
+     */
+    private static long h0(long n, double pb, double logDp, double logFloor) {
+        double sd = Math.sqrt(n * pb * (1 - pb));
+        double target = Math.min(-72, logFloor + TAIL) - logDp;
+        for (double z = 12; z < 1e3; z += 2) {
+            long at = (long) Math.floor(n * pb - z * sd);
+            if (at < 1) {
+                break;
+            }
+            if (DirectionSum.logBinomialTail(n, pb, at - 1, false) <= target) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * An estimate of s, the growth of ln E[A] per record moved out of b, from {@link DirectionSum#logApprox} at the shares of
+     * {@link #thinned} with {@value #MOVED} records moved and with none; NaN where it is not done.
+     */
+    private static double slope(long n, long sampleSize, double pa, double pb, double eps, double logDp, double logFloor) {
+        long h0 = h0(n, pb, logDp, logFloor);
+        double theta = MOVED / h0;
+        if (h0 < 1 || theta >= 0.5) {
+            return Double.NaN;
+        }
+        double moved = DirectionSum.logApprox(n, sampleSize, pa, pb * (1 - theta), eps, logFloor);
+        double none = DirectionSum.logApprox(n, sampleSize, pa, pb, eps, logFloor);
+        return (moved - none) / (theta * n * pb);
     }
 
     /**

@@ -90,13 +90,37 @@ class DirectionSumTest {
             // within its margin of 1e-9 for rounding and what it leaves out (measured 1.01e-9 to 1.33e-9)
             assertEquals(slow, fast, 2e-9, at);
             // from above: what lies outside its windows counted in full, and its margin of 1e-9 (measured 0.9e-9 to 1.1e-9)
-            double up = DirectionSum.logUpper(n, t, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow);
+            double up = DirectionSum.logUpper(n, t, c[2], c[3], c[4], Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
             assertTrue(up >= slow, at + ": " + up + " below " + slow);
             assertEquals(slow, up, 2e-9, at);
+            // given a floor (here the value itself), the kink rows worth at most 1e-8 of it together keep their cheap bounds on
+            // both sides (measured up to 6.4e-9 above and 1.4e-9 below)
+            double upFloor = DirectionSum.logUpper(n, t, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow);
+            double lowFloor = DirectionSum.logLower(n, t, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow);
+            assertTrue(upFloor >= slow && upFloor - slow <= 1.2e-8, at + ": " + upFloor + " against " + slow);
+            assertTrue(lowFloor <= slow && slow - lowFloor <= 1.2e-8, at + ": " + lowFloor + " against " + slow);
             // without the kink's CDFs (its first two moments): above, and within a factor 2 (measured 1.0 to 1.63)
             double moments = DirectionSum.logUpper(n, t, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow, false);
             assertTrue(moments >= up && moments <= up + Math.log(2), at + ": " + moments + " against " + up);
         }
+    }
+
+    @Test
+    void atLargeNTheSumsTakeTheLostHistogramsWhereTheyMatter() {
+        // n = 1e7, 0.2 % lost, eps 1: the value is a large deviation (e^-417), its lost histograms lie beyond 12 standard
+        // deviations of j_b (without a floor the lower side finds none of them), and past the kink's 8 standard deviations of
+        // ln R its rows still matter (a lost record more in a is twice as likely there). Given a floor, both sides sum where
+        // the value lies and agree to their margins: 1e-9 each, and the kink rows left to their cheap bounds, at most 1e-8 of
+        // the floor on each side (measured 2.1e-8 apart).
+        long n = 10_000_000;
+        long t = n - 20_000;
+        assertEquals(Double.NEGATIVE_INFINITY, DirectionSum.logLower(n, t, 0.08, 0.40, 1, Double.POSITIVE_INFINITY));
+        double floor = -417.5;
+        double lower = DirectionSum.logLower(n, t, 0.08, 0.40, 1, Double.POSITIVE_INFINITY, floor);
+        double upper = DirectionSum.logUpper(n, t, 0.08, 0.40, 1, Double.POSITIVE_INFINITY, floor);
+        assertTrue(lower > floor && upper - lower < 3e-8 && upper >= lower, lower + " to " + upper);
+        // the normal estimate that chooses how many records to move: within 0.01 of the sums here (measured 3.5e-4)
+        assertEquals(lower, DirectionSum.logApprox(n, t, 0.08, 0.40, 1, floor), 0.01);
     }
 
     /** ln E[pair(H_a, H_b)] over (H_a, H_b, rest) ~ Multinomial(n; pa, pb, rest), h_a, h_b >= 1, 6 standard deviations of each count. */
@@ -218,7 +242,7 @@ class DirectionSumTest {
     @Test
     void nothingWhereNothingIsLostOrTheWorkIsBeyondItsLimit() {
         assertEquals(Double.NEGATIVE_INFINITY, DirectionSum.logLower(1000, 1000, 0.1, 0.4, 1, Double.POSITIVE_INFINITY));
-        assertEquals(Double.NEGATIVE_INFINITY, DirectionSum.logLower(1_000_000, 998_000, 0.08, 0.4, 0.5, 1e6));
+        assertEquals(Double.NEGATIVE_INFINITY, DirectionSum.logLower(1_000_000, 998_000, 0.08, 0.4, 0.5, 1e4));
         assertEquals(Double.NEGATIVE_INFINITY, DirectionSum.logLower(1000, 990, 0, 0.4, 1, Double.POSITIVE_INFINITY));
     }
 }

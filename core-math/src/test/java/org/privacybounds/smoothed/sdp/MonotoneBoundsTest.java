@@ -501,7 +501,9 @@ class MonotoneBoundsTest {
         // the upper side's directions cannot come close here (too few records to move at n = 2,000): its cells as before
         assertNull(b.upperDirectPlane());
         assertArrayEquals(new int[] {2, 0}, b.lowerPair());
-        assertEquals(DirectionSum.logLower(2_000, 1_980, 0.08, 0.40, 0.5, Double.POSITIVE_INFINITY), b.logLower(), 0);
+        // (summed with the cells' lower bound as its floor: kink rows worth at most 1e-8 of it together keep Jensen's bound)
+        double all = DirectionSum.logLower(2_000, 1_980, 0.08, 0.40, 0.5, Double.POSITIVE_INFINITY);
+        assertTrue(b.logLower() <= all && b.logLower() >= all - 1e-8, b.logLower() + " against " + all);
     }
 
     @Test

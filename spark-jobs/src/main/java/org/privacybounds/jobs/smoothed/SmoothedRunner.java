@@ -235,8 +235,8 @@ public final class SmoothedRunner {
      * {core-seconds, driver bytes} of {@link #monotoneBounds}: per eps and side, {@link #sideSeconds} or the least budget of 300
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
      * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300; for the regions of
-     * assignments, their share or four regions' least 300 each; for the main plane's boxes of one record along the pair, their
-     * share (sampling without replacement). Nothing where a vertex
+     * assignments, their share or four regions' least 300 each; for the main plane's boxes of one record along the pair and for
+     * the two exact direction sums, their shares (sampling without replacement). Nothing where a vertex
      * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
@@ -254,7 +254,9 @@ public final class SmoothedRunner {
         double regions = lowerSet.size() < 2 ? 0 : Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each);
         // the boxes that show the upper side's main direction its own largest neighbour (without replacement only)
         double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
-        return new double[] {epsilons * (2 * side + own + regions + shift), 300e6};
+        // the two exact direction sums (the lower side's and the upper side's main plane's), without replacement only
+        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? 2 * MonotoneBounds.DIRECT_SHARE * seconds : 0;
+        return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
     }
 
     /**
@@ -269,9 +271,10 @@ public final class SmoothedRunner {
 
     /**
      * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, the regions
-     * of assignments' (where they run) and the main plane's boxes of one record along the pair.
+     * of assignments' (where they run), the main plane's boxes of one record along the pair and the two exact direction sums.
      */
-    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE;
+    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE
+            + 2 * MonotoneBounds.DIRECT_SHARE;
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
     static int maxEvaluations(long n) {
