@@ -65,8 +65,15 @@ public final class MonotoneBounds {
      * pair evaluations per side and eps: {@code termsPerSide} divided by the terms one evaluation sums near where the side's mass
      * lies (so a cheap eps gets more evaluations than a dear one, the same for the same inputs on any machine), at least 300 and
      * at most {@code maxEvaluations}; the cells' probabilities count against the same terms. The defaults aim at a log10 gap of about 1e-6 with up to 20,000 evaluations.
+     * Each of the two exact direction sums (the lower side's and the upper side's main plane's, {@link DirectionSum}) may take
+     * {@code directTerms}: {@link #DIRECT_SHARE} sides' terms unless given.
      */
-    public record Options(double relativeGain, int maxEvaluations, double termsPerSide) {
+    public record Options(double relativeGain, int maxEvaluations, double termsPerSide, double directTerms) {
+        /** {@code directTerms} {@link #DIRECT_SHARE} times {@code termsPerSide}. */
+        public Options(double relativeGain, int maxEvaluations, double termsPerSide) {
+            this(relativeGain, maxEvaluations, termsPerSide, DIRECT_SHARE * termsPerSide);
+        }
+
         public static Options defaults() {
             return new Options(1e-6, 20_000, Double.POSITIVE_INFINITY);
         }
@@ -75,12 +82,12 @@ public final class MonotoneBounds {
         Options forTerms(double terms) {
             int budget = (int) Math.max(Math.min(300, maxEvaluations), Math.min(maxEvaluations, termsPerSide / Math.max(1, terms)));
             // the side's work (evaluations and cell probabilities, in terms) is at least what its least budget takes
-            return new Options(relativeGain, budget, Math.max(termsPerSide, budget * Math.max(1, terms)));
+            return new Options(relativeGain, budget, Math.max(termsPerSide, budget * Math.max(1, terms)), directTerms);
         }
 
-        /** The same with {@code share} of the terms (and evaluations) of a side. */
+        /** The same with {@code share} of the terms (and evaluations) of a side, and of the direction sums' terms. */
         Options share(double share) {
-            return new Options(relativeGain, (int) Math.max(1, maxEvaluations * share), termsPerSide * share);
+            return new Options(relativeGain, (int) Math.max(1, maxEvaluations * share), termsPerSide * share, directTerms * share);
         }
     }
 
@@ -108,10 +115,11 @@ public final class MonotoneBounds {
 
     /**
      * The most of a side's budget each of the two exact direction sums may take (the lower side's and the upper side's main
-     * plane's, {@link DirectionSum}): they close the gap where they run, so they get more than the cells' refinement. At the
-     * national n (317,057 lost) with eps 0.5 each takes about 280 core-seconds, 7 sides' default budgets.
+     * plane's, {@link DirectionSum}) by default ({@link Options#directTerms}): they close the gap where they run, so they get
+     * more than the cells' refinement. At the national n (317,057 lost) with eps 0.5 each takes about 280 core-seconds, 7
+     * sides' default budgets.
      */
-    public static final double DIRECT_SHARE = PairDirections.DIRECT_SHARE;
+    public static final double DIRECT_SHARE = 8;
 
     /**
      * The share of the lower side's budget it gets before the upper side runs; the rest only where its cells could still narrow
@@ -238,9 +246,8 @@ public final class MonotoneBounds {
         // count's lower tail), the other way round gets a tenth of the rows
         int a = p[lo.pair()[0]] <= p[lo.pair()[1]] ? lo.pair()[0] : lo.pair()[1];
         int b = a == lo.pair()[0] ? lo.pair()[1] : lo.pair()[0];
-        double rows = options.termsPerSide() / 40;
-        double ab = DirectionSum.logLower(pair.n(), m.sampleSize(), p[a], p[b], eps, DIRECT_SHARE * rows, lo.logLower());
-        double ba = DirectionSum.logLower(pair.n(), m.sampleSize(), p[b], p[a], eps, rows / 10, lo.logLower());
+        double ab = DirectionSum.logLower(pair.n(), m.sampleSize(), p[a], p[b], eps, options.directTerms() / 40, lo.logLower());
+        double ba = DirectionSum.logLower(pair.n(), m.sampleSize(), p[b], p[a], eps, options.termsPerSide() / 40 / 10, lo.logLower());
         double best = Math.max(ab, ba);
         if (!(best > lo.logLower())) {
             return lo;
@@ -385,6 +392,7 @@ public final class MonotoneBounds {
         int main = smallestPlane(categories, q);
         double logMain = pair.mechanism().sampling() == Sampling.WITHOUT_REPLACEMENT && logLower > Double.NEGATIVE_INFINITY
                 ? PairDirections.logUpper(pair.mechanism(), n, planes.get(main).pr(), planes.get(main).pc(), eps, options.termsPerSide() / 40,
+                        options.directTerms() / 40,
                         logLower, logLower + DIRECT_GAP)
                 : Double.POSITIVE_INFINITY;
         Upper direct = null;

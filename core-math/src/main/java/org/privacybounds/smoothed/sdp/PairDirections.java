@@ -56,8 +56,6 @@ final class PairDirections {
      * at the means, {@link #LATTICE_TERM_COST} a term.
      */
     static final double SHIFT_SHARE = 4;
-    /** The side's budgets the larger direction's exact sum may take ({@link #thinned} with {@code exact}; see MonotoneBounds). */
-    static final double DIRECT_SHARE = 8;
     /**
      * A term of one direction's sum against the budget's term (a pair evaluation's, 25 ns): measured 0.22 ms for 23,159 terms
      * at n = 1e6, eps 0.5 (9.5 ns a term).
@@ -79,15 +77,16 @@ final class PairDirections {
      * @param logFloor  ln of a value the expectation is about (a lower bound of it), to size what is bounded rather than summed
      */
     static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double logFloor) {
-        return logUpper(mechanism, n, pa, pb, eps, maxRows, logFloor, Double.POSITIVE_INFINITY);
+        return logUpper(mechanism, n, pa, pb, eps, maxRows, MonotoneBounds.DIRECT_SHARE * maxRows, logFloor, Double.POSITIVE_INFINITY);
     }
 
     /**
-     * {@link #logUpper(SamplingHistogramMechanism, long, double, double, double, double, double)}, given up (+infinity) as soon as
-     * the larger direction alone lies above {@code logWanted}: the bound would not be used.
+     * {@link #logUpper(SamplingHistogramMechanism, long, double, double, double, double, double)} with {@code directRows} for
+     * each exact direction sum (CDF pairs), given up (+infinity) as soon as the larger direction alone lies above
+     * {@code logWanted}: the bound would not be used.
      */
-    static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double logFloor,
-            double logWanted) {
+    static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double directRows,
+            double logFloor, double logWanted) {
         long sampleSize = mechanism.sampleSize();
         if (!(pa > 0 && pb > 0 && pa + pb < 1) || n > Integer.MAX_VALUE || n - sampleSize < 1) {
             return Double.POSITIVE_INFINITY;
@@ -95,9 +94,9 @@ final class PairDirections {
         double logDp = mechanism.logDpDelta(n);
         // each direction from its moments first (no CDF); the larger then summed exactly (within maxRows)
         // direction i = 0 moves a record from a to b, i = 1 from b to a
-        // (an exact sum gets DIRECT_SHARE of the budget)
-        Direction direction = (i, exact, records) -> i == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, exact ? DIRECT_SHARE * maxRows : maxRows, logFloor, exact, records)
-                : thinned(n, sampleSize, pb, pa, eps, logDp, exact ? DIRECT_SHARE * maxRows : maxRows, logFloor, exact, records);
+        // (an exact sum gets directRows)
+        Direction direction = (i, exact, records) -> i == 0 ? thinned(n, sampleSize, pa, pb, eps, logDp, exact ? directRows : maxRows, logFloor, exact, records)
+                : thinned(n, sampleSize, pb, pa, eps, logDp, exact ? directRows : maxRows, logFloor, exact, records);
         double[] dir = {direction.log(0, false, MOVED), direction.log(1, false, MOVED)};
         if (!(Math.max(dir[0], dir[1]) < Double.POSITIVE_INFINITY)) {
             return Double.POSITIVE_INFINITY;
@@ -123,8 +122,8 @@ final class PairDirections {
         Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0);
         double unmoved = Double.POSITIVE_INFINITY;
         if (left.shifted() < Double.POSITIVE_INFINITY) {
-            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, DIRECT_SHARE * maxRows, logFloor, true)
-                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, DIRECT_SHARE * maxRows, logFloor, true);
+            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, directRows, logFloor, true)
+                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, directRows, logFloor, true);
             unmoved = LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain, zero), left.notShown()), left.shifted());
         }
         if (worth && !(unmoved - logFloor <= TILT_WORTH)) {

@@ -159,8 +159,9 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds, double refineSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
+        double side = sideSeconds(eps.length, workSeconds, refineSeconds);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
-                sideSeconds(eps.length, workSeconds, refineSeconds) / SECONDS_PER_TERM);
+                side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -255,7 +256,7 @@ public final class SmoothedRunner {
         // the boxes that show the upper side's main direction its own largest neighbour (without replacement only)
         double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
         // the two exact direction sums (the lower side's and the upper side's main plane's), without replacement only
-        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? 2 * MonotoneBounds.DIRECT_SHARE * seconds : 0;
+        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? 2 * directSeconds(epsilons, workSeconds, seconds) : 0;
         return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
     }
 
@@ -271,10 +272,18 @@ public final class SmoothedRunner {
 
     /**
      * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, the regions
-     * of assignments' (where they run), the main plane's boxes of one record along the pair and the two exact direction sums.
+     * of assignments' (where they run) and the main plane's boxes of one record along the pair.
      */
-    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE
-            + 2 * MonotoneBounds.DIRECT_SHARE;
+    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE;
+
+    /**
+     * Core-seconds of each of the two exact direction sums per eps: {@link MonotoneBounds#DIRECT_SHARE} sides, or where
+     * {@code workSeconds} binds, a quarter of the tenth {@link #sideSeconds} spares (at n = 300 under --max-work 20 the sides had
+     * shrunk to a third when the sums' share came out of theirs, for sums that take milliseconds there).
+     */
+    static double directSeconds(int epsilons, double workSeconds, double sideSeconds) {
+        return Math.min(MonotoneBounds.DIRECT_SHARE * sideSeconds, 0.025 * workSeconds / epsilons);
+    }
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
     static int maxEvaluations(long n) {
