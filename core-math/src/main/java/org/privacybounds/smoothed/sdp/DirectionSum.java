@@ -464,9 +464,10 @@ final class DirectionSum {
         /**
          * A walked row's cost in CDF pairs (a pair taken as 40 terms of 25 ns, 1 microsecond): at the national n (the vertex
          * (0.40, 0.52, 0.08), a record moved from category 3 to 1, 0.2 % lost) the lower sums took 241 core-seconds at eps 0.5
-         * (228,299 kink rows) and 63 at eps 2 (57,533), about 34 ns a walked row with the window's other rows.
+         * (228,299 kink rows) and 63 at eps 2 (57,533) with two walks a row, about 34 ns a walked row with the window's other
+         * rows; with one walk ({@link CdfWalk#rangeOneFewer}) 174 core-seconds at eps 0.5 with the rows past the kink too.
          */
-        static final double ROW_COST = 0.034;
+        static final double ROW_COST = 0.026;
         /** Where the walks of a kink row start: each CDF at least this (rows before hold at most twice it; see {@link #rows}). */
         static final double START = 1e-40;
         /** Where a kink row's CDFs count as 1: both upper tails below this. */
@@ -529,10 +530,11 @@ final class DirectionSum {
 
         /**
          * Phi(j) summed over K_a's window, each row from two binomial CDFs moved for their rounding so that the row is lowered
-         * ({@code lower}) or raised. Along the window both CDFs, {@code F_N(top)} and {@code F_{N-1}(top - 1)} with N = T - K_a, follow
-         * a path on which N falls by one a row and top does not fall, so both grow row by row and are walked by recurrence
-         * ({@link CdfWalk}) from where they first reach {@link #START} (found by bisection); rows before that hold at most
-         * twice that each (left out below, added above). From where the Chernoff bounds of both CDFs' upper tails fall below
+         * ({@code lower}) or raised. Along the window {@code F_N(top)} with N = T - K_a follows a path on which N falls by one a
+         * row and top does not fall, so it grows row by row and is walked by recurrence ({@link CdfWalk}) from where it first
+         * reaches {@link #START} (found by bisection); rows before that hold at most twice that each (left out below, added
+         * above). {@code F_{N-1}(top - 1)} comes from the same point ({@link CdfWalk#rangeOneFewer}): one walk a row (two had
+         * taken 34 ns a row at the national n). From where the Chernoff bounds of both CDFs' upper tails fall below
          * {@link #SATURATED} (also by bisection) they are taken within that of 1 and not walked: at the national n about two
          * thirds of the window.
          */
@@ -541,9 +543,7 @@ final class DirectionSum {
             double sum = 0;
             double under = 0; // the upper side's rows before the walks start, each at most 2 START
             CdfWalk f = new CdfWalk(q);
-            CdfWalk f1 = new CdfWalk(q);
             int firstF = -1;
-            int firstF1 = -1;
             int sat = -1;
             for (int i = 0; i < pk.length; i++) {
                 int k = lo + i;
@@ -560,8 +560,7 @@ final class DirectionSum {
                 } else {
                     if (firstF < 0) {
                         // both CDFs grow along the window: where each first reaches the floor
-                        firstF = first(i, a, d, c, 0);
-                        firstF1 = first(i, a, d, c, 1);
+                        firstF = first(i, a, d, c);
                         sat = saturated(i, a, d, c);
                     }
                     if (i < firstF) {
@@ -576,7 +575,8 @@ final class DirectionSum {
                         f1r = lower ? 1 : 1 - SATURATED;
                     } else {
                         double[] fv = f.range(n, top);
-                        double[] gv = top < 1 ? new double[] {0, 0} : i < firstF1 ? new double[] {0, 2 * START} : f1.range(n - 1, top - 1);
+                        // F_{N-1}(top - 1) from the same walk's point (one walk a row instead of two)
+                        double[] gv = top < 1 ? new double[] {0, 0} : f.rangeOneFewer();
                         fr = lower ? fv[0] : fv[1];
                         f1r = lower ? gv[1] : gv[0];
                     }
@@ -598,17 +598,17 @@ final class DirectionSum {
         }
 
         /**
-         * The first row from {@code from} whose CDF (which 0: {@code F_N(top)}; 1: {@code F_{N-1}(top - 1)}) reaches
-         * {@link #START} or whose top reaches N (the row is then closed-form), by bisection (both grow along the window);
-         * the window's length where none does.
+         * The first row from {@code from} whose CDF {@code F_N(top)} reaches {@link #START} or whose top reaches N (the row is
+         * then closed-form), by bisection (it grows along the window); the window's length where none does. Before it,
+         * {@code F_{N-1}(top - 1) <= F_N(top)} lies below START too.
          */
-        private int first(int from, int a, double d, double c, int which) {
+        private int first(int from, int a, double d, double c) {
             int lo = from;
             int hi = pk.length;
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                long top = top(mid, a, d, c) - which;
-                int n = trials - (this.lo + mid) - which;
+                long top = top(mid, a, d, c);
+                int n = trials - (this.lo + mid);
                 boolean reached = top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= START;
                 if (reached) {
                     hi = mid;
@@ -754,6 +754,22 @@ final class DirectionSum {
         double[] range(long toN, long toT) {
             double[] v = at(toN, toT);
             return new double[] {Math.max(0, v[0] * (1 - v[1]) - v[2]), Math.min(1, v[0] * (1 + v[1]) + v[2])};
+        }
+
+        /**
+         * {from below, from above} of {@code F_{N-1}(t - 1)} at the last point (N, t) of {@link #at}, t >= 1: one trial fewer
+         * falls at or below t - 1 except where it was at t with the last trial a failure, so {@code F_{N-1}(t - 1) = F_N(t) -
+         * b_N(t) (N - t) / N}. Both values carry the walk's error bound (the pmf's is the CDF's: the same starts and at most as
+         * many roundings), plus three roundings of the difference; where the walk has stopped in the upper tail the pmf it
+         * dropped (below 1e-290) is added.
+         */
+        double[] rangeOneFewer() {
+            double w = b * ((double) (n - t) / n);
+            double v = f - w;
+            double rel = 2 * CDF_MARGIN + 5 * ops * 0x1p-53;
+            double abs = 1e-300 * (ops + 1) + Math.max(0, rest) + (rest >= 0 ? 1e-290 : 0);
+            double err = (f + w) * (rel + 3 * 0x1p-53) + 2 * abs;
+            return new double[] {Math.max(0, v - err), Math.min(1, v + err)};
         }
 
         /**

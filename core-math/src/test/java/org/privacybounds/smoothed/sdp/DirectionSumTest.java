@@ -3,6 +3,8 @@ package org.privacybounds.smoothed.sdp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.numeric.LogSumExp;
@@ -38,7 +40,8 @@ class DirectionSumTest {
      * The walked CDF of Binomial(N, q) along a path with N falling by one a step and t rising by two, from the lower tail (F about
      * 1e-66) past where the walk stops in the upper tail (the pmf below 1e-290 at step 436 of 500): every 25th point within its
      * reported error of the exact CDF, summed
-     * with exact binomial coefficients and 60-digit powers (BigDecimal), and every point within it of Commons Statistics' CDF.
+     * with exact binomial coefficients and 60-digit powers (BigDecimal), and every point within it of Commons Statistics' CDF;
+     * {@code F_{N-1}(t - 1)} from the same point likewise.
      */
     @Test
     void theWalkedCdfStaysWithinItsErrorOfExactSums() {
@@ -58,17 +61,30 @@ class DirectionSumTest {
             double commons = BinomialDistribution.of(n, q).cumulativeProbability(t);
             String what = "N " + n + " t " + t + ": " + v[0] + " +- " + v[1] + " rel + " + v[2];
             assertTrue(Math.abs(v[0] - commons) <= (v[1] - DirectionSum.CDF_MARGIN) * commons + v[2], what + " vs Commons " + commons);
+            // F_{N-1}(t - 1) from the same point, within its range of Commons'
+            double[] fewer = walk.rangeOneFewer();
+            double commonsFewer = BinomialDistribution.of(n - 1, q).cumulativeProbability(t - 1);
+            assertTrue(fewer[0] <= commonsFewer * (1 + DirectionSum.CDF_MARGIN) && commonsFewer * (1 - DirectionSum.CDF_MARGIN) <= fewer[1],
+                    what + ": one fewer " + Arrays.toString(fewer) + " vs Commons " + commonsFewer);
             if (step % 25 == 0) {
                 java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
+                java.math.BigDecimal fewerSum = java.math.BigDecimal.ZERO;
                 java.math.BigInteger binom = java.math.BigInteger.ONE;
+                java.math.BigInteger binomFewer = java.math.BigInteger.ONE;
                 for (int k = 0; k <= t; k++) {
                     if (k > 0) {
                         binom = binom.multiply(java.math.BigInteger.valueOf(n - k + 1)).divide(java.math.BigInteger.valueOf(k));
+                        binomFewer = binomFewer.multiply(java.math.BigInteger.valueOf(n - k)).divide(java.math.BigInteger.valueOf(k));
                     }
                     sum = sum.add(new java.math.BigDecimal(binom).multiply(bq.pow(k, mc), mc).multiply(bp.pow(n - k, mc), mc), mc);
+                    if (k <= t - 1) {
+                        fewerSum = fewerSum.add(new java.math.BigDecimal(binomFewer).multiply(bq.pow(k, mc), mc).multiply(bp.pow(n - 1 - k, mc), mc), mc);
+                    }
                 }
                 double exact = sum.doubleValue();
                 assertTrue(Math.abs(v[0] - exact) <= v[1] * exact + v[2], what + " vs exact " + exact);
+                double exactFewer = fewerSum.doubleValue();
+                assertTrue(fewer[0] <= exactFewer && exactFewer <= fewer[1], what + ": one fewer " + Arrays.toString(fewer) + " vs exact " + exactFewer);
                 checked++;
             }
         }
