@@ -69,7 +69,7 @@ final class DirectionSum {
      * whose bound from above adds at most {@value #DROP} of it together are left to Jensen's bound.
      */
     static double logLower(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor) {
-        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, true, true, false);
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, true, true, false, maxRows);
         if (plan == null || plan.work > maxRows) {
             return Double.NEGATIVE_INFINITY;
         }
@@ -101,7 +101,7 @@ final class DirectionSum {
      * bound of P(c R < 1), the smaller, with no CDF: for a direction far smaller than the other.
      */
     static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor, boolean exact) {
-        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, exact, false);
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, exact, false, maxRows);
         if (plan == null || plan.work > maxRows) {
             return Double.POSITIVE_INFINITY;
         }
@@ -113,9 +113,9 @@ final class DirectionSum {
      * c R with R's first two moments (at the national n and eps 0.5 within 0.01 in ln of the sum, in 2 s): to choose how many
      * records to move ({@link PairDirections}), where only its change with the shares matters.
      */
-    static double logApprox(long n, long sampleSize, double pa, double pb, double eps, double logFloor) {
-        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, false, true);
-        return plan == null ? Double.POSITIVE_INFINITY : plan.sum();
+    static double logApprox(long n, long sampleSize, double pa, double pb, double eps, double logFloor, double maxRows) {
+        Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, false, true, maxRows);
+        return plan == null || plan.work > maxRows ? Double.POSITIVE_INFINITY : plan.sum();
     }
 
     /** One lost histogram of the kink: its counts, ln of its chance, and Phi from its cheap bounds (from above, and the side's). */
@@ -148,7 +148,8 @@ final class DirectionSum {
             this.work = work;
         }
 
-        static Plan of(long n, long sampleSize, double pa, double pb, double eps, double logFloor, boolean lower, boolean exact, boolean approx) {
+        static Plan of(long n, long sampleSize, double pa, double pb, double eps, double logFloor, boolean lower, boolean exact, boolean approx,
+                double maxRows) {
             Released k = Released.of(n, sampleSize, pa, pb);
             if (k == null) {
                 return null;
@@ -167,6 +168,9 @@ final class DirectionSum {
                 bHi = Math.min(l, bHi + step);
             }
             BinomialDistribution jb = BinomialDistribution.of(l, pb);
+            // the layout itself within the budget, an eighth of it where rows are to be walked (at the national n it takes about
+            // 2 s; with 10 % lost at n = 1e7 it had run for minutes before any work was counted)
+            k.planLimit = exact ? maxRows / 8 : maxRows;
             int first = bLo;
             LogSumExp[] parts = new LogSumExp[bHi - bLo + 1];
             @SuppressWarnings("unchecked")
@@ -174,10 +178,15 @@ final class DirectionSum {
             IntStream.rangeClosed(bLo, bHi).parallel().forEach(b -> {
                 LogSumExp s = new LogSumExp();
                 List<Row> kink = new ArrayList<>();
-                k.row(l, b, jb.logProbability(b), eps, cut, lower, exact, approx, s, kink);
+                if (k.planned.sum() <= k.planLimit) {
+                    k.row(l, b, jb.logProbability(b), eps, cut, lower, exact, approx, s, kink);
+                }
                 parts[b - first] = s;
                 kinks[b - first] = kink;
             });
+            if (k.planned.sum() > k.planLimit) {
+                return new Plan(k, eps, lower, new LogSumExp(), List.of(), Double.POSITIVE_INFINITY);
+            }
             LogSumExp fixed = new LogSumExp();
             for (LogSumExp p : parts) {
                 fixed.addAll(p);
@@ -265,6 +274,12 @@ final class DirectionSum {
          */
         final double sumMargin;
         private final double[][] moments;
+        /**
+         * The layout's own work so far, in CDF pairs ({@link #PLAN_STEP_COST} a j_a visited, {@link #MOMENTS_COST} a released
+         * count of a j_a's moments), and its limit: past it every row stops and the side is not done.
+         */
+        private final java.util.concurrent.atomic.DoubleAdder planned = new java.util.concurrent.atomic.DoubleAdder();
+        private volatile double planLimit = Double.POSITIVE_INFINITY;
 
         private Released(int trials, double pa, double pb, int lo, double[] pk, double outside, double kink, int lost) {
             this.trials = trials;
@@ -339,6 +354,12 @@ final class DirectionSum {
             // standard deviations had left 1.2 % between the sides: there a lost record more in a is 2.2 times as likely)
             double matter = cut - TAIL + Math.log(DROP) - 5;
             for (int a = start; a <= na; a++) {
+                if (((a - start) & 255) == 0) {
+                    planned.add(256 * PLAN_STEP_COST);
+                    if (planned.sum() > planLimit) {
+                        return;
+                    }
+                }
                 double logP = logPb + (jaGivenB == null ? 0 : jaGivenB.logProbability(a));
                 if (a == 0) {
                     // rho = 0: every released k counts in full (K_a >= 1), Phi <= 1
@@ -472,6 +493,10 @@ final class DirectionSum {
         static final double START = 1e-40;
         /** Where a kink row's CDFs count as 1: both upper tails below this. */
         static final double SATURATED = 1e-16;
+        /** A j_a visited while laying a side out (a log-pmf and a Chernoff bound's search, about 2.5 microseconds), in CDF pairs. */
+        static final double PLAN_STEP_COST = 2.5;
+        /** A released count of one j_a's moments (two passes over the window), in CDF pairs. */
+        static final double MOMENTS_COST = 0.006;
         /** A row of the window not walked (before the walk starts, or saturated), in CDF pairs. */
         static final double SKIP_COST = 0.002;
 
@@ -482,6 +507,7 @@ final class DirectionSum {
         double[] moments(int a) {
             synchronized (moments) {
                 if (moments[a] == null) {
+                    planned.add(pk.length * MOMENTS_COST);
                     double m0 = 0;
                     double m1 = 0;
                     for (int i = 0; i < pk.length; i++) {

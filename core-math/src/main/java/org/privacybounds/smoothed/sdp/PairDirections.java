@@ -111,7 +111,7 @@ final class PairDirections {
         // fewer records moved cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s the growth of ln
         // E per record moved, estimated from the normal estimate of the sums (a choice only: any D gives a bound; the moments'
         // bound, used before, had put s at the national n and eps 0.5 some 70 times too high, D = 8.5 where 12.7 is best)
-        double slope = major == 0 ? slope(n, sampleSize, pa, pb, eps, logDp, logFloor) : slope(n, sampleSize, pb, pa, eps, logDp, logFloor);
+        double slope = major == 0 ? slope(n, sampleSize, pa, pb, eps, logDp, logFloor, maxRows) : slope(n, sampleSize, pb, pa, eps, logDp, logFloor, maxRows);
         double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
         dir[major] = Math.min(dir[major], direction.log(major, true, moved));
         // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
@@ -242,14 +242,14 @@ final class PairDirections {
      * An estimate of s, the growth of ln E[A] per record moved out of b, from {@link DirectionSum#logApprox} at the shares of
      * {@link #thinned} with {@value #MOVED} records moved and with none; NaN where it is not done.
      */
-    private static double slope(long n, long sampleSize, double pa, double pb, double eps, double logDp, double logFloor) {
+    private static double slope(long n, long sampleSize, double pa, double pb, double eps, double logDp, double logFloor, double maxRows) {
         long h0 = h0(n, pb, logDp, logFloor);
         double theta = MOVED / h0;
         if (h0 < 1 || theta >= 0.5) {
             return Double.NaN;
         }
-        double moved = DirectionSum.logApprox(n, sampleSize, pa, pb * (1 - theta), eps, logFloor);
-        double none = DirectionSum.logApprox(n, sampleSize, pa, pb, eps, logFloor);
+        double moved = DirectionSum.logApprox(n, sampleSize, pa, pb * (1 - theta), eps, logFloor, maxRows);
+        double none = DirectionSum.logApprox(n, sampleSize, pa, pb, eps, logFloor, maxRows);
         return (moved - none) / (theta * n * pb);
     }
 

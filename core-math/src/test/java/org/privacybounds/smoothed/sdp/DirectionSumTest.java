@@ -136,7 +136,7 @@ class DirectionSumTest {
         double upper = DirectionSum.logUpper(n, t, 0.08, 0.40, 1, Double.POSITIVE_INFINITY, floor);
         assertTrue(lower > floor && upper - lower < 3e-8 && upper >= lower, lower + " to " + upper);
         // the normal estimate that chooses how many records to move: within 0.01 of the sums here (measured 3.5e-4)
-        assertEquals(lower, DirectionSum.logApprox(n, t, 0.08, 0.40, 1, floor), 0.01);
+        assertEquals(lower, DirectionSum.logApprox(n, t, 0.08, 0.40, 1, floor, Double.POSITIVE_INFINITY), 0.01);
     }
 
     /** ln E[pair(H_a, H_b)] over (H_a, H_b, rest) ~ Multinomial(n; pa, pb, rest), h_a, h_b >= 1, 6 standard deviations of each count. */
