@@ -374,15 +374,16 @@ final class DirectionSum {
                     double x = c * erHigh;
                     if (x >= upKink) {
                         // beyond the kink, summed while its bound from above could still matter; then the rest is left out
-                        if (exact && logP + logLinearTail(1, -c, c * d - a) >= matter) {
-                            kinkRows.add(new Row(a, b, logP, cheap(a, d, c), 0));
+                        double logPhi = logLinearTail(1, -c, c * d - a);
+                        if (exact && logP + logPhi >= matter) {
+                            kinkRows.add(new Row(a, b, logP, cheap(a, d, c, logPhi), 0));
                             continue;
                         }
                         break;
                     }
                     double jensen = Math.max(0, 1 - x);
                     if (x > 1 / upKink && exact) {
-                        kinkRows.add(new Row(a, b, logP, cheap(a, d, c), jensen));
+                        kinkRows.add(new Row(a, b, logP, cheap(a, d, c, logLinearTail(1, -c, c * d - a)), jensen));
                     } else if (jensen > 0) {
                         s.add(logP + Math.log(jensen));
                     }
@@ -402,7 +403,8 @@ final class DirectionSum {
                     double logPhi = logLinearTail(1, -c, c * d - a);
                     if (exact && logP + logPhi >= matter) {
                         // where its chance grows fast enough with j_a, a row past the kink can still matter: summed
-                        kinkRows.add(new Row(a, b, logP, Math.min(cheap(a, d, c), Math.exp(logPhi)), Math.min(cheap(a, d, c), Math.exp(logPhi))));
+                        double cheap = cheap(a, d, c, logPhi);
+                        kinkRows.add(new Row(a, b, logP, cheap, cheap));
                     } else {
                         s.add(logP + logPhi);
                     }
@@ -413,7 +415,7 @@ final class DirectionSum {
                     s.add(logP + Math.log(Math.min(1, phi)));
                     continue;
                 }
-                double cheap = cheap(a, d, c);
+                double cheap = cheap(a, d, c, logLinearTail(1, -c, c * d - a));
                 if (exact) {
                     kinkRows.add(new Row(a, b, logP, cheap, cheap));
                 } else {
@@ -465,9 +467,12 @@ final class DirectionSum {
             return Math.log(sigma * (pdf + z * cdf));
         }
 
-        /** Phi(j) from above without CDFs: its first two moments ({@link #momentBound}) or the Chernoff bound of P(c R < 1). */
-        double cheap(int a, double d, double c) {
-            return Math.min(1, Math.min(momentBound(a, d, c), Math.exp(logLinearTail(1, -c, c * d - a))));
+        /**
+         * Phi(j) from above without CDFs: its first two moments ({@link #momentBound}) or the Chernoff bound of P(c R < 1),
+         * {@code logPhi} ({@code logLinearTail(1, -c, c d - a)}, which callers have at hand).
+         */
+        double cheap(int a, double d, double c, double logPhi) {
+            return Math.min(1, Math.min(momentBound(a, d, c), Math.exp(logPhi)));
         }
 
         /**
@@ -629,20 +634,11 @@ final class DirectionSum {
          * {@code F_{N-1}(top - 1) <= F_N(top)} lies below START too.
          */
         private int first(int from, int a, double d, double c) {
-            int lo = from;
-            int hi = pk.length;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                long top = top(mid, a, d, c);
-                int n = trials - (this.lo + mid);
-                boolean reached = top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= START;
-                if (reached) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            return lo;
+            return firstWhere(from, i -> {
+                long top = top(i, a, d, c);
+                int n = trials - (lo + i);
+                return top >= n || top >= 0 && BinomialDistribution.of(n, q).cumulativeProbability((int) top) >= START;
+            });
         }
 
         /**
@@ -651,15 +647,21 @@ final class DirectionSum {
          * tails fall along the window); the window's length where none does.
          */
         private int saturated(int from, int a, double d, double c) {
+            double limit = Math.log(SATURATED);
+            return firstWhere(from, i -> {
+                long top = top(i, a, d, c);
+                int n = trials - (lo + i);
+                return top >= n || logBinomialTail(n, q, top + 1, true) <= limit && logBinomialTail(n - 1, q, top, true) <= limit;
+            });
+        }
+
+        /** The first row from {@code from} where {@code reached} holds (it holds on every later row), by bisection; the window's length where none does. */
+        private int firstWhere(int from, java.util.function.IntPredicate reached) {
             int lo = from;
             int hi = pk.length;
-            double limit = Math.log(SATURATED);
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                long top = top(mid, a, d, c);
-                int n = trials - (this.lo + mid);
-                boolean reached = top >= n || logBinomialTail(n, q, top + 1, true) <= limit && logBinomialTail(n - 1, q, top, true) <= limit;
-                if (reached) {
+                if (reached.test(mid)) {
                     hi = mid;
                 } else {
                     lo = mid + 1;
@@ -773,13 +775,23 @@ final class DirectionSum {
             }
             n = toN;
             t = toT;
-            return new double[] {f, 2 * CDF_MARGIN + 5 * ops * 0x1p-53, 1e-300 * (ops + 1) + Math.max(0, rest)};
+            return new double[] {f, relativeError(), absoluteError()};
         }
 
         /** {from below, from above} of F_N(t) ({@link #at} with its errors), within [0, 1]. */
         double[] range(long toN, long toT) {
             double[] v = at(toN, toT);
             return new double[] {Math.max(0, v[0] * (1 - v[1]) - v[2]), Math.min(1, v[0] * (1 + v[1]) + v[2])};
+        }
+
+        /** The last point's relative error bound: the start's two margins and 5 roundings an operation since. */
+        private double relativeError() {
+            return 2 * CDF_MARGIN + 5 * ops * 0x1p-53;
+        }
+
+        /** The last point's absolute error bound: 1e-300 an operation (pmfs near the subnormal range) and the tail left where the walk stopped. */
+        private double absoluteError() {
+            return 1e-300 * (ops + 1) + Math.max(0, rest);
         }
 
         /**
@@ -792,9 +804,8 @@ final class DirectionSum {
         double[] rangeOneFewer() {
             double w = b * ((double) (n - t) / n);
             double v = f - w;
-            double rel = 2 * CDF_MARGIN + 5 * ops * 0x1p-53;
-            double abs = 1e-300 * (ops + 1) + Math.max(0, rest) + (rest >= 0 ? 1e-290 : 0);
-            double err = (f + w) * (rel + 3 * 0x1p-53) + 2 * abs;
+            double abs = absoluteError() + (rest >= 0 ? 1e-290 : 0);
+            double err = (f + w) * (relativeError() + 3 * 0x1p-53) + 2 * abs;
             return new double[] {Math.max(0, v - err), Math.min(1, v + err)};
         }
 
