@@ -208,6 +208,31 @@ class MonotoneBoundsTest {
         assertTrue(log10 >= -261.45, "lower " + log10);
     }
 
+    /**
+     * Further out the mass leaves the slopes' line: with replacement at n = 50,000 and eps 2 (one vertex (0.50, 0.42, 0.08)),
+     * P(h) pair(h) peaks near h = (22,200, 1,200) in (the 0.42 count, the 0.08 count), 11 sigma above the first's mean and 46
+     * below the second's (the records the small count lacks fall to the others), where a log-space sum outside this project
+     * puts the largest term at 10^-1302.8 and the whole sum near 10^-1299. Along the slopes' line the lower bound was
+     * 10^-1304.44; the smoothed command's certified upper bound there is 10^-1297.71.
+     */
+    @Test
+    void withReplacementTheLowerSideFollowsTheMassOffTheLine() {
+        int n = 50_000;
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITH_REPLACEMENT, 49_500), n);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        double[] g = VertexLowerBound.tilt(pair, 2, source, 0.42, 0.08, 21_000, 4_000,
+                MonotoneBounds.evaluate(List.of(new long[] {21_000, 4_000}), 2, source)[0][0]);
+        double[] peak = VertexLowerBound.peak(pair, 2, source, 0.42, 0.08, new long[2], g);
+        double sr = Math.sqrt(n * 0.42 * 0.58);
+        double sc = Math.sqrt(n * 0.08 * 0.92);
+        assertEquals(22_200, n * 0.42 - peak[0] * sr, 400, Arrays.toString(peak));
+        assertEquals(1_200, n * 0.08 - peak[1] * sc, 150, Arrays.toString(peak));
+        VertexLowerBound.Result r = VertexLowerBound.of(pair, set(new double[][] {{0.50, 0.42, 0.08}}), 2, source,
+                new MonotoneBounds.Options(1e-6, 3_000, Double.POSITIVE_INFINITY));
+        double log10 = r.logLower() / Math.log(10);
+        assertTrue(log10 <= -1297.71 && log10 >= -1300.5, "lower " + log10);
+    }
+
     @Test
     void theLeastBudgetStillGivesBothSidesAValue() {
         // a budget of one term: the cells' probabilities alone exceed it, and each side still evaluates its first cells (the
