@@ -276,6 +276,24 @@ public final class Columns<T> {
         return b.toString().stripTrailing();
     }
 
+    /**
+     * A probability for the text table in the style of {@code %.6e}, from its log10 where the double has underflowed (0 or
+     * subnormal: 10^-2141 would print as 0.000000e+00 beside its own log10): "1.084935e-2141".
+     */
+    public static String scientific(double value, double log10) {
+        if (value >= Double.MIN_NORMAL || value < 0 || !Double.isFinite(log10)) {
+            return Double.isFinite(value) ? String.format(Locale.ROOT, "%.6e", value) : Double.isNaN(value) ? "-" : value > 0 ? "inf" : "-inf";
+        }
+        double exponent = Math.floor(log10);
+        double mantissa = Math.pow(10, log10 - exponent);
+        String digits = String.format(Locale.ROOT, "%.6f", mantissa);
+        if (digits.startsWith("10")) {
+            exponent += 1;
+            digits = String.format(Locale.ROOT, "%.6f", mantissa / 10);
+        }
+        return String.format(Locale.ROOT, "%se%s%02d", digits, exponent < 0 ? "-" : "+", (long) Math.abs(exponent));
+    }
+
     private static final Pattern WIDTH = Pattern.compile("%(-?\\d*)");
 
     /** The header's format: the cell's width and alignment as a string ("%-14.4e" -> "%-14s"). */

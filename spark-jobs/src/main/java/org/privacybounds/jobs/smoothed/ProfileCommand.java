@@ -163,7 +163,8 @@ public final class ProfileCommand extends BoundsCommand {
 
     private static Columns<Row> columns() {
         return Columns.<Row>of().number("epsilon", Row::epsilon).shown("epsilon", "%-12.6g")
-            .number("delta", r -> r.value().delta()).shown("delta", "%-14.6e").number("log10Delta", r -> r.value().log10Delta()).shown("log10delta", "%-12.6f")
+            .number("delta", r -> r.value().delta()).textOnly("delta", "%-14s", r -> Columns.scientific(r.value().delta(), r.value().log10Delta()))
+            .number("log10Delta", r -> r.value().log10Delta()).shown("log10delta", "%-12.6f")
             .number("dpDelta", Row::dpDelta).shown("dpDelta", "%-12.6g").optionalNumber("remark8Bound", Row::remark8Bound)
             .textOnly("remark8", "%-12s", r -> r.remark8Bound() == null ? "n/a" : String.format(Locale.ROOT, "%.4g", r.remark8Bound()))
             .number("relativeErrorBound", r -> r.value().relativeErrorBound()).shown("relErr", "%-10.1e").string("worstNeighbor", Row::worstText)

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.BoundsCommand;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
@@ -261,15 +262,15 @@ public final class SmoothedCommand extends BoundsCommand {
         for (int i = 0; i < values.size(); i++) {
             SmoothedValue v = values.get(i);
             if (lower == null) {
-                o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()),
+                o.printf("%-10.4g %-14s %-13.5f %-22s %-10.1e %d / %d%n", v.epsilon(), Columns.scientific(v.delta(), v.log10Delta()), v.log10Delta(), Arrays.toString(v.argmaxAssignment()),
                         v.relativeErrorBound(), v.evaluated(), v.excluded());
                 continue;
             }
             // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
             SmoothedValue lo = lower.get(i);
-            o.printf("%-10.4g %-14.6e %-13.5f %-22s %-10s %s%n", v.epsilon(), v.delta(), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
+            o.printf("%-10.4g %-14s %-13.5f %-22s %-10s %s%n", v.epsilon(), Columns.scientific(v.delta(), v.log10Delta()), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lo.log10Delta()));
-            o.printf("%-10s %-14.6e %-13.5f %-22s (%s)%n", "", lo.delta(), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
+            o.printf("%-10s %-14s %-13.5f %-22s (%s)%n", "", Columns.scientific(lo.delta(), lo.log10Delta()), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
                     ? String.format(Locale.ROOT, "lower bound: the exact value of this assignment (every record on one vertex) lowered by at most %.2g"
                             + " relative, see method", lo.relativeErrorBound())
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));

@@ -38,6 +38,16 @@ class ColumnsTest {
     }
 
     @Test
+    void aProbabilityBelowTheDoublesPrintsFromItsLog10() {
+        assertEquals("1.084935e-2141", Columns.scientific(0.0, -2141 + Math.log10(1.084935)));
+        assertEquals("1.000000e-400", Columns.scientific(0.0, -400 + 1e-12));
+        assertEquals("1.000000e-307", Columns.scientific(Math.pow(10, -307.0), -307), "within the doubles as %.6e");
+        assertEquals("2.500000e-01", Columns.scientific(0.25, Math.log10(0.25)));
+        assertEquals("9.999999e-321", Columns.scientific(1e-320, -320 + Math.log10(0.9999999)), "a subnormal from its log10");
+        assertEquals("0.000000e+00", Columns.scientific(0.0, Double.NEGATIVE_INFINITY), "a true 0");
+    }
+
+    @Test
     void partsOfALargerRecordAndConcatenation() {
         record Outer(String name, Point p) {
         }
