@@ -233,6 +233,10 @@ final class VertexLowerBound {
             long step = Math.max(1, Math.round(sigma[k] / 16));
             long lo = 0;
             long hi = n - at[1 - k] - step;
+            if (hi - lo <= 1) {
+                return at[k]; // no room to move along this count
+            }
+            boolean seen = false; // a finite profile somewhere: without one, no reason to move
             while (hi - lo > 1) {
                 long x = lo + (hi - lo) / 2;
                 long[] p = at.clone();
@@ -240,13 +244,14 @@ final class VertexLowerBound {
                 p[k] = x;
                 q[k] = x + step;
                 Double d = grows(p, q);
+                seen |= d != null;
                 if (d != null && d > 0) {
                     lo = x;
                 } else {
                     hi = x;
                 }
             }
-            return hi <= 0 ? at[k] : lo;
+            return seen ? lo : at[k];
         }
 
         private long[] plus(long[] x) {
