@@ -467,7 +467,15 @@ public final class MonotoneBounds {
         int best = 0;
         for (int p = 0; p < planes.size(); p++) {
             long[] at = means.get(p);
-            tilt[p] = VertexLowerBound.tilt(pair, eps, source, planes.get(p).pr(), planes.get(p).pc(), at[0], at[1], atMean[p][0]);
+            PlaneCells.Plane pl = planes.get(p);
+            tilt[p] = VertexLowerBound.tilt(pair, eps, source, pl.pr(), pl.pc(), at[0], at[1], atMean[p][0]);
+            // where the slopes at the mean put the law's tilted peak below count 1 (their line has left the plane, as with
+            // replacement at eps 7 and n = 10,000 for the 0.08 count), the cells start at the peak of the law times the pair
+            // instead (VertexLowerBound#peak): started at the plane's edge, they had stalled at the DP delta, 359 decades above
+            // the lower bound
+            if (n * pl.pr() - tilt[p][0] * Math.sqrt(n * pl.pr() * (1 - pl.pr())) < 1 || n * pl.pc() - tilt[p][1] * Math.sqrt(n * pl.pc() * (1 - pl.pc())) < 1) {
+                tilt[p] = Arrays.copyOf(VertexLowerBound.peak(pair, eps, source, pl.pr(), pl.pc(), pl.shift(), tilt[p]), 2);
+            }
             best = atMean[p][0] > atMean[best][0] ? p : best;
         }
         return new double[] {atMean[best][0], atMean[best][2]};

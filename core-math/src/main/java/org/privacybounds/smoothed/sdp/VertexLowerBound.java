@@ -251,7 +251,8 @@ final class VertexLowerBound {
                     hi = x;
                 }
             }
-            return seen ? lo : at[k];
+            // it grows from lo and not from hi = lo + 1, each over a step: the peak lies about half a step past lo
+            return seen ? Math.min(lo + (step + 1) / 2, n - at[1 - k]) : at[k];
         }
 
         private long[] plus(long[] x) {

@@ -233,6 +233,25 @@ class MonotoneBoundsTest {
         assertTrue(log10 <= -1297.71 && log10 >= -1300.5, "lower " + log10);
     }
 
+    /**
+     * With replacement at eps 7 (n = 10,000, T = 9,900) the slopes at the mean put the tilted peak of the 0.08 count 64 sigma
+     * below its mean, below count 1: the upper side's cells, started there at the plane's edge, stalled at the DP delta (log10
+     * -0.2266) against a lower bound of -359.41. Started where the law times the pair peaks they close on it.
+     */
+    @Test
+    void withReplacementTheUpperSideStartsWhereTheMassIsWhenTheSlopesLeaveThePlane() {
+        int n = 10_000;
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITH_REPLACEMENT, 9_900), n);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}});
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 20_000, Double.POSITIVE_INFINITY);
+        VertexLowerBound.Result lo = VertexLowerBound.of(pair, set, 7, source, options);
+        MonotoneBounds.Upper up = MonotoneBounds.upper(pair, set, 7, source, options, lo.logLower());
+        double ln10 = Math.log(10);
+        assertTrue(lo.logLower() / ln10 <= -359.3 && lo.logLower() / ln10 >= -359.5, "lower " + lo.logLower() / ln10);
+        assertTrue(up.log() >= lo.logLower() && up.log() - lo.logLower() <= 0.01 * ln10, up.log() / ln10 + " vs " + lo.logLower() / ln10);
+    }
+
     @Test
     void theLeastBudgetStillGivesBothSidesAValue() {
         // a budget of one term: the cells' probabilities alone exceed it, and each side still evaluates its first cells (the
