@@ -116,8 +116,9 @@ class MonotoneBoundsTest {
             DistributionSet set = set(v);
             int m = set.categories();
             int n = m == 4 ? 16 : 36;
-            for (int t : new int[] {n - 2, n / 2 + 1, n / 5}) {
-                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
+            for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {1, n - 2}, {1, n / 2}}) {
+                int t = st[1];
+                SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(st[0] == 0 ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT, t);
                 double[][] d = VertexEnumeration.deltas(mech, n, m, EPS, 0, VertexEnumeration.histograms(n, m));
                 double[][] logDelta = new double[EPS.length][];
                 for (int e = 0; e < EPS.length; e++) {
@@ -127,7 +128,7 @@ class MonotoneBoundsTest {
                 PairDivergence pair = new PairDivergence(mech, n);
                 MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
                 for (int e = 0; e < EPS.length; e++) {
-                    String what = Arrays.deepToString(v) + " n=" + n + " T=" + t + " eps=" + EPS[e];
+                    String what = Arrays.deepToString(v) + " n=" + n + " T=" + t + " " + mech.sampling() + " eps=" + EPS[e];
                     assertTrue(b[e].logLower() <= exact.logDelta()[e] + 1e-12, what + ": lower " + b[e].logLower() + " > " + exact.logDelta()[e]);
                     assertTrue(b[e].logUpper() >= exact.logDelta()[e] - 1e-12, what + ": upper " + b[e].logUpper() + " < " + exact.logDelta()[e]);
                     assertTrue(b[e].logLower() > Double.NEGATIVE_INFINITY, what);
