@@ -308,10 +308,20 @@ class MonotoneBoundsTest {
      */
     @Test
     void theUpperBoundLiesAboveRandomAssignmentsAndTheLowerBelowItsOwn() {
+        bracketRandomAssignments(Sampling.WITHOUT_REPLACEMENT);
+    }
+
+    /** The same sampled with replacement (T = 392 draws), where the mass at eps 2 lies far from the means. */
+    @Test
+    void withReplacementTooTheUpperBoundLiesAboveRandomAssignmentsAndTheLowerBelowItsOwn() {
+        bracketRandomAssignments(Sampling.WITH_REPLACEMENT);
+    }
+
+    private static void bracketRandomAssignments(Sampling sampling) {
         int n = 400;
         double[][] v = {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}};
         DistributionSet set = set(v);
-        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 392);
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, 392);
         double[] eps = {0.5, 2};
         PairDivergence pair = new PairDivergence(mech, n);
         MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
