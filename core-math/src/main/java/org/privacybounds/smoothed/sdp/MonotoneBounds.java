@@ -454,8 +454,9 @@ public final class MonotoneBounds {
     }
 
     /**
-     * Each plane's tilt (into {@code tilt}) from the pair at its mean (moved by its shift) and one sigma below it in each count;
-     * returns {ln of the largest pair at a mean, the terms its evaluation took}.
+     * Each plane's tilt (into {@code tilt}: {g_r, g_c}, and the evaluations of its peak's search where there was one) from the pair
+     * at its mean (moved by its shift) and one sigma below it in each count; returns {ln of the largest pair at a mean, the terms
+     * its evaluation took}.
      */
     private static double[] tilts(PairDivergence pair, double eps, PairSource source, List<PlaneCells.Plane> planes, double[][] tilt) {
         long n = pair.n();
@@ -474,7 +475,7 @@ public final class MonotoneBounds {
             // instead (VertexLowerBound#peak): started at the plane's edge, they had stalled at the DP delta, 359 decades above
             // the lower bound
             if (n * pl.pr() - tilt[p][0] * Math.sqrt(n * pl.pr() * (1 - pl.pr())) < 1 || n * pl.pc() - tilt[p][1] * Math.sqrt(n * pl.pc() * (1 - pl.pc())) < 1) {
-                tilt[p] = Arrays.copyOf(VertexLowerBound.peak(pair, eps, source, pl.pr(), pl.pc(), pl.shift(), tilt[p]), 2);
+                tilt[p] = VertexLowerBound.peak(pair, eps, source, pl.pr(), pl.pc(), pl.shift(), tilt[p]); // {g_r, g_c, evaluations}
             }
             best = atMean[p][0] > atMean[best][0] ? p : best;
         }
@@ -721,7 +722,8 @@ public final class MonotoneBounds {
     private static Upper cells(PairDivergence pair, double eps, PairSource source, List<PlaneCells.Plane> planes, double[][] tilt, Options side,
             double logScale, double logLower, Map<Long, double[]> cache, double logFixed, int[] directPlane) {
         PlaneCells cells = new PlaneCells(true, pair, eps, source, planes, cache);
-        cells.evaluations = 3 * (planes.size() + (directPlane != null ? 1 : 0));
+        // the tilts' evaluations (3 a plane, and the peak's where it was searched: a third entry of its row)
+        cells.evaluations = 3 * (planes.size() + (directPlane != null ? 1 : 0)) + (int) Arrays.stream(tilt).mapToDouble(t -> t.length > 2 ? t[2] : 0).sum();
         cells.logFixed = logFixed;
         int perAxis = (int) Math.max(3, Math.min(16, Math.sqrt(side.maxEvaluations() / (8.0 * planes.size()))));
         return new Upper(cells.run(side, tilt, perAxis, logScale, logLower), cells.cellCount, cells.evaluations, directPlane);
