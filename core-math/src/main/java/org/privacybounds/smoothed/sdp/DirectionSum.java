@@ -3,6 +3,8 @@ package org.privacybounds.smoothed.sdp;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 import org.apache.commons.numbers.gamma.Erfc;
@@ -278,7 +280,7 @@ final class DirectionSum {
          * The layout's own work so far, in CDF pairs ({@link #PLAN_STEP_COST} a j_a visited, {@link #MOMENTS_COST} a released
          * count of a j_a's moments), and its limit: past it every row stops and the side is not done.
          */
-        private final java.util.concurrent.atomic.DoubleAdder planned = new java.util.concurrent.atomic.DoubleAdder();
+        private final DoubleAdder planned = new DoubleAdder();
         private volatile double planLimit = Double.POSITIVE_INFINITY;
 
         private Released(int trials, double pa, double pb, int lo, double[] pk, double outside, double kink, int lost) {
@@ -656,7 +658,7 @@ final class DirectionSum {
         }
 
         /** The first row from {@code from} where {@code reached} holds (it holds on every later row), by bisection; the window's length where none does. */
-        private int firstWhere(int from, java.util.function.IntPredicate reached) {
+        private int firstWhere(int from, IntPredicate reached) {
             int lo = from;
             int hi = pk.length;
             while (lo < hi) {

@@ -474,7 +474,7 @@ public final class MonotoneBounds {
             // replacement at eps 7 and n = 10,000 for the 0.08 count), the cells start at the peak of the law times the pair
             // instead (VertexLowerBound#peak): started at the plane's edge, they had stalled at the DP delta, 359 decades above
             // the lower bound
-            if (n * pl.pr() - tilt[p][0] * Math.sqrt(n * pl.pr() * (1 - pl.pr())) < 1 || n * pl.pc() - tilt[p][1] * Math.sqrt(n * pl.pc() * (1 - pl.pc())) < 1) {
+            if (PlaneCells.center(n, pl.pr(), tilt[p][0]) < 1 || PlaneCells.center(n, pl.pc(), tilt[p][1]) < 1) {
                 tilt[p] = VertexLowerBound.peak(pair, eps, source, pl.pr(), pl.pc(), pl.shift(), tilt[p]); // {g_r, g_c, evaluations}
             }
             best = atMean[p][0] > atMean[best][0] ? p : best;

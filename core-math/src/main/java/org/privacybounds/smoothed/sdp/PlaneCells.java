@@ -197,8 +197,8 @@ final class PlaneCells {
                 gc = 1 / Math.max(1, sc);
             }
             slopes[p] = new double[] {Math.max(gr, gc / 20), Math.max(gc, gr / 20)};
-            double cr = n * pl.pr() - tilt[p][0] * sr;
-            double cc = n * pl.pc() - tilt[p][1] * sc;
+            double cr = center(n, pl.pr(), tilt[p][0]);
+            double cc = center(n, pl.pc(), tilt[p][1]);
             // a count on which ln pair moves by less than FLAT over the whole window (and the other count matters) is
             // evaluated at the window's end (its lower end on the upper side, its upper end on the lower side): monotonicity
             // keeps the bound, and the cells of a column share one evaluation
@@ -306,6 +306,11 @@ final class PlaneCells {
         // moved outward by 1e-12 for the rounding of the sum itself (every term is already a bound on its side)
         double total = total(cells);
         return upper ? Math.min(logDp, total + MonotoneBounds.SUM_ROUNDING) : total - MonotoneBounds.SUM_ROUNDING;
+    }
+
+    /** Where a count's cells start: {@code g} of its standard deviations below its mean under share {@code p}. */
+    static double center(long n, double p, double g) {
+        return n * p - g * Math.sqrt(n * p * (1 - p));
     }
 
     /** ln of what the cells could still gain, summed. */

@@ -186,7 +186,6 @@ final class VertexLowerBound {
 
     /** ln(P(X_r, X_c) pair(X + shift)) over the plane of one law, its evaluations counted. */
     private static final class Profile {
-        final PairDivergence pair;
         final double eps;
         final MonotoneBounds.PairSource source;
         final double pr;
@@ -198,7 +197,6 @@ final class VertexLowerBound {
         int evaluations;
 
         Profile(PairDivergence pair, double eps, MonotoneBounds.PairSource source, double pr, double pc, long[] shift) {
-            this.pair = pair;
             this.eps = eps;
             this.source = source;
             this.pr = pr;
