@@ -200,7 +200,7 @@ public final class MonotoneBounds {
             Upper up = upper(pair, upperSet, eps[e], timed, options, lo.logLower(), cache);
             double logUpper = Math.max(up.log, lo.logLower());
             int lowerEvaluations = cells.evaluations();
-            if (cells.usedShare() < 1 && cells.logGainLeft() >= PlaneCells.logGap(logUpper, cells.logLower()) + Math.log(PlaneCells.GAP_SHARE)
+            if (cells.usedShare() < 1 && PlaneCells.narrows(false, cells.logLower(), logUpper, cells.logGainLeft(), PlaneCells.GAP_SHARE)
                     && lo == cells) {
                 VertexLowerBound.Result more = VertexLowerBound.of(pair, lowerSet, eps[e], timed, options, cache, logUpper, 1 - cells.usedShare());
                 lowerEvaluations += more.evaluations();

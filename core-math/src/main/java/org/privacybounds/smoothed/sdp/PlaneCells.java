@@ -175,7 +175,7 @@ final class PlaneCells {
      * bound (the pair at the mean), against which a plane of the upper side too unlikely to matter gets no ladder.
      * {@code logOther}: ln of the other side's bound for the same quantity (on the upper side a lower bound, -infinity if none; on
      * the lower side an upper bound, +infinity if none); refinement stops where all it could still gain is below
-     * {@value #GAP_SHARE} of the gap between the two (it could then narrow the gap by at most that share), or where doubling
+     * {@value #GAP_SHARE} of the gap between the two, in value and in ln ({@link #narrows}), or where doubling
      * the work narrowed it by less than {@value #STALL_SHARE} of it; the bound is as certified either way.
      */
     double run(MonotoneBounds.Options options, double[][] tilt, int perAxis, double logScale, double logOther) {
@@ -262,8 +262,7 @@ final class PlaneCells {
                     break; // already past the other side's bound (a region of assignments below the lower bound's value)
                 }
                 // what the cells could still gain against the gap to the other side's bound (none left: stop)
-                double gap = upper ? logGap(total, logOther) : logGap(logOther, total);
-                if (!(gain >= gap + Math.log(GAP_SHARE)) || stalled(checkpoint, total, gap)) {
+                if (!narrows(upper, total, logOther, gain, GAP_SHARE) || stalled(checkpoint, total, logOther)) {
                     break;
                 }
             }
@@ -328,12 +327,36 @@ final class PlaneCells {
     }
 
     /**
-     * Whether the work done since {@code checkpoint} = {work, ln bound}, at least as much as before it, narrowed the gap
-     * ({@code logGap}, ln of it now) by less than {@link #STALL_SHARE} of it; a new checkpoint once the work has doubled.
+     * Whether moving a side's bound {@code logBound} by {@code e^logChange} (down on the upper side, up on the lower) would narrow
+     * the gap to the other side's {@code logOther} by at least {@code share} of it, in value or in ln: the two agree where the
+     * gap is narrow; where it spans decades, a lower bound that rises by decades leaves the gap in value as it was but not the
+     * log10 gap a user reads (with half the records lost at n = 1e6 and eps 1 the lower side had stopped 6.4 decades below the
+     * upper bound that way; 5.0 now).
      */
-    private boolean stalled(double[] checkpoint, double total, double logGap) {
+    static boolean narrows(boolean upper, double logBound, double logOther, double logChange, double share) {
+        double above = upper ? logBound : logOther;
+        double below = upper ? logOther : logBound;
+        if (logChange >= logGap(above, below) + Math.log(share)) {
+            return true;
+        }
+        double moved = upper ? logGap(logBound, logChange) : LogMath.logAdd(logBound, logChange);
+        return Math.abs(moved - logBound) >= share * (above - below);
+    }
+
+    /**
+     * Whether the work done since {@code checkpoint} = {work, ln bound}, at least as much as before it, moved this side's bound
+     * {@code total} by less than {@link #STALL_SHARE} of the gap to {@code logOther} now, in value and in ln ({@link #narrows});
+     * a new checkpoint once the work has doubled.
+     */
+    private boolean stalled(double[] checkpoint, double total, double logOther) {
         if (checkpoint[0] < 0 || work >= 2 * checkpoint[0]) {
-            boolean stalled = checkpoint[0] >= 0 && !(logGap(upper ? checkpoint[1] : total, upper ? total : checkpoint[1]) >= logGap + Math.log(STALL_SHARE));
+            boolean stalled = false;
+            if (checkpoint[0] >= 0) {
+                double above = upper ? total : logOther;
+                double below = upper ? logOther : total;
+                double moved = upper ? logGap(checkpoint[1], total) : logGap(total, checkpoint[1]);
+                stalled = !(moved >= logGap(above, below) + Math.log(STALL_SHARE)) && !(Math.abs(total - checkpoint[1]) >= STALL_SHARE * (above - below));
+            }
             checkpoint[0] = Math.max(work, 1);
             checkpoint[1] = total;
             return stalled;

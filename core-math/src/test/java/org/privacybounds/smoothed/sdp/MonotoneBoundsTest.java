@@ -192,6 +192,38 @@ class MonotoneBoundsTest {
     }
 
     /**
+     * Where the two sides lie decades apart (10 % lost at n = 1e6: 6.4 decades), a lower bound that rises by decades leaves the
+     * gap in value where it was (the upper bound's) but not the log10 gap the command reports: either measure keeps a side
+     * refining. Where the gap is narrow the two agree.
+     */
+    @Test
+    void aSideNarrowsTheGapInValueOrInItsLog() {
+        double ln10 = Math.log(10);
+        // lower at 10^-100 against an upper at 10^-90: rising to about 10^-99 narrows the log gap by 10 %, the value gap by ~0
+        double lower = -100 * ln10;
+        double upper = -90 * ln10;
+        double rise = lower + Math.log(9); // lower + e^rise = 10 lower
+        assertTrue(!(rise >= PlaneCells.logGap(upper, lower) + Math.log(0.01)), "in value the rise is nothing");
+        assertTrue(PlaneCells.narrows(false, lower, upper, rise, 0.01));
+        assertTrue(PlaneCells.narrows(false, lower, upper, rise, 0.09));
+        assertTrue(!PlaneCells.narrows(false, lower, upper, rise, 0.11));
+        // the upper side: falling by half is 0.30 decades of 10 (3 %), and half the gap in value (50 %)
+        double fall = upper - Math.log(2);
+        assertTrue(PlaneCells.narrows(true, upper, lower, fall, 0.4));
+        assertTrue(!PlaneCells.narrows(true, upper, lower, fall, 0.6));
+        // a gap of 1e-4 relative: either measure says the same, both ways round
+        double near = upper + Math.log1p(-1e-4);
+        for (double share : new double[] {0.01, 0.05}) {
+            for (double f : new double[] {0.5 * share, 2 * share}) {
+                double change = upper + Math.log(1e-4 * f);
+                boolean inValue = change >= PlaneCells.logGap(upper, near) + Math.log(share);
+                assertEquals(inValue, PlaneCells.narrows(true, upper, near, change, share), share + ", " + f);
+                assertEquals(inValue, PlaneCells.narrows(false, near, upper, change, share), share + ", " + f);
+            }
+        }
+    }
+
+    /**
      * With replacement at eps 2 the mass of P(h) pair(h) lies far out (n = 10,000: the pair's slopes at the mean put it 31.6
      * sigma below it, where the normal's fall is far from the binomial's): the lower side's grid goes where P times the pair
      * peaks along that direction. Placed at the slopes' own point it reported 7.8 decades below the certified upper bound.
