@@ -250,7 +250,10 @@ final class PlaneCells {
         // probabilities alone left the lower bound at 0)
         boolean first = true;
         double[] checkpoint = {-1, 0}; // the work and the bound where the last doubling of the work began
-        while (evaluations < options.maxEvaluations() && cells.size() < maxCells && (first || work < options.termsPerSide())) {
+        while (cells.size() < maxCells && (first || (evaluations < options.maxEvaluations() && work < options.termsPerSide()))) {
+            // the lower side's first round evaluates its whole grid even where the search for the mass spent its evaluations
+            // (half lost at n = 2e5 with --refine-seconds 1: it had evaluated no cell and reported a lower bound of 0)
+            boolean starved = first && !upper && evaluations >= options.maxEvaluations();
             first = false;
             double total = total(cells);
             double gain = logGain(cells);
@@ -268,7 +271,7 @@ final class PlaneCells {
             }
             List<Cell> next = new ArrayList<>();
             List<Cell> keep = new ArrayList<>();
-            int room = Math.max(4, Math.min(256, 4 * (options.maxEvaluations() - evaluations) / 6));
+            int room = starved ? cells.size() : Math.max(4, Math.min(256, 4 * (options.maxEvaluations() - evaluations) / 6));
             while (next.size() < room && !cells.isEmpty() && cells.peek().logGain() > Double.NEGATIVE_INFINITY) {
                 Cell c = cells.poll();
                 if (!c.evaluated) {

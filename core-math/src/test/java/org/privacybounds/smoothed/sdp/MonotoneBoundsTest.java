@@ -302,6 +302,21 @@ class MonotoneBoundsTest {
     }
 
     @Test
+    void theLowerSideEvaluatesItsGridWhereTheSearchForTheMassSpentItsEvaluations() {
+        // half the records lost: the mass lies far below the means, and finding it takes more pair evaluations than a budget of
+        // 40 gives; the lower side had then evaluated no cell and reported 0
+        int n = 20_000;
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 10_000), n);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        VertexLowerBound.Result starved = VertexLowerBound.of(pair, set, 1, source, new MonotoneBounds.Options(1e-6, 40, Double.POSITIVE_INFINITY));
+        VertexLowerBound.Result fuller = VertexLowerBound.of(pair, set, 1, source, new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY));
+        assertTrue(starved.evaluations() > 40, "the search alone exceeds the budget: " + starved);
+        assertTrue(starved.logLower() > Double.NEGATIVE_INFINITY && starved.logLower() <= fuller.logLower() + 1e-12, starved + " vs " + fuller);
+        assertTrue(starved.logLower() >= fuller.logLower() - 3 * Math.log(10), "within 3 decades: " + starved + " vs " + fuller);
+    }
+
+    @Test
     void aZeroShareMakesDeltaSdpTheDpDeltaOnBothSides() {
         // a vertex with no records of category 3: every record on it gives h_3 = 0, where delta is the DP delta (T/n without
         // replacement, 1 - (1 - 1/n)^T with), so delta_SDP is that on both sides, at any n

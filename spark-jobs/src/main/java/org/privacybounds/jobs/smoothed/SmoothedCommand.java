@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.BoundsCommand;
@@ -276,5 +277,14 @@ public final class SmoothedCommand extends BoundsCommand {
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
+        double widest = lower == null ? 0 : IntStream.range(0, values.size()).mapToDouble(i -> values.get(i).log10Delta() - lower.get(i).log10Delta()).max().orElse(0);
+        if (beyond && widest > WIDE_GAP) {
+            o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
+                    + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
+                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds()));
+        }
     }
+
+    /** A log10 gap above which the text output says how to narrow it (0.23 % apart). */
+    static final double WIDE_GAP = 1e-3;
 }

@@ -133,6 +133,12 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode b = longer.json().get("results").get(0);
         assertTrue(b.get("log10Gap").asDouble() < a.get("log10Gap").asDouble(), a + " vs " + b);
         assertTrue(b.get("log10Delta").asDouble() < a.get("log10Delta").asDouble(), a + " vs " + b);
+        // the text output says how to narrow a gap above 1e-3, and says nothing where the two sides meet (a zero share)
+        Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.01"));
+        assertTrue(text.out().contains("log10 gaps up to ") && text.out().contains("a larger --refine-seconds narrows"), text.out());
+        Run met = run("smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.50,0");
+        assertEquals(0, met.exitCode(), met.err());
+        assertTrue(met.out().contains("log10 gap to the lower bound 0") && !met.out().contains("--refine-seconds"), met.out());
     }
 
     private static String[] append(String[] a, String... more) {
