@@ -113,7 +113,7 @@ class LauncherIT {
     }
 
     /**
-     * Whether this process ignores SIGINT (Linux: bit 2 of SigIgn in /proc/self/status), as everything started with {@code &}
+     * Whether this process ignores SIGINT (Linux: mask 0x2, signal 2, of SigIgn in /proc/self/status), as everything started with {@code &}
      * from a non-interactive shell does; the launcher's JVM inherits it and installs no handler. False where that is unknown.
      */
     private static boolean sigintIgnored() throws IOException {

@@ -192,7 +192,7 @@ class MonotoneBoundsTest {
     }
 
     /**
-     * Where the two sides lie decades apart (10 % lost at n = 1e6: 6.4 decades), a lower bound that rises by decades leaves the
+     * Where the two sides lie decades apart (half the records lost at n = 1e6, eps 1: 6.4 decades), a lower bound that rises by decades leaves the
      * gap in value where it was (the upper bound's) but not the log10 gap the command reports: either measure keeps a side
      * refining. Where the gap is narrow the two agree.
      */
