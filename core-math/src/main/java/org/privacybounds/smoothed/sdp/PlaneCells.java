@@ -337,13 +337,18 @@ final class PlaneCells {
      * upper bound that way; 5.0 now).
      */
     static boolean narrows(boolean upper, double logBound, double logOther, double logChange, double share) {
+        double moved = upper ? logGap(logBound, logChange) : LogMath.logAdd(logBound, logChange);
+        return atLeastShare(upper, logBound, logOther, logChange, Math.abs(moved - logBound), share);
+    }
+
+    /**
+     * Whether a change of a side's bound, {@code e^logChange} in value and {@code lnChange} in ln, is at least {@code share} of the
+     * gap between that bound, {@code logBound}, and the other side's, in either measure.
+     */
+    private static boolean atLeastShare(boolean upper, double logBound, double logOther, double logChange, double lnChange, double share) {
         double above = upper ? logBound : logOther;
         double below = upper ? logOther : logBound;
-        if (logChange >= logGap(above, below) + Math.log(share)) {
-            return true;
-        }
-        double moved = upper ? logGap(logBound, logChange) : LogMath.logAdd(logBound, logChange);
-        return Math.abs(moved - logBound) >= share * (above - below);
+        return logChange >= logGap(above, below) + Math.log(share) || lnChange >= share * (above - below);
     }
 
     /**
@@ -353,13 +358,8 @@ final class PlaneCells {
      */
     private boolean stalled(double[] checkpoint, double total, double logOther) {
         if (checkpoint[0] < 0 || work >= 2 * checkpoint[0]) {
-            boolean stalled = false;
-            if (checkpoint[0] >= 0) {
-                double above = upper ? total : logOther;
-                double below = upper ? logOther : total;
-                double moved = upper ? logGap(checkpoint[1], total) : logGap(total, checkpoint[1]);
-                stalled = !(moved >= logGap(above, below) + Math.log(STALL_SHARE)) && !(Math.abs(total - checkpoint[1]) >= STALL_SHARE * (above - below));
-            }
+            boolean stalled = checkpoint[0] >= 0 && !atLeastShare(upper, total, logOther,
+                    upper ? logGap(checkpoint[1], total) : logGap(total, checkpoint[1]), Math.abs(total - checkpoint[1]), STALL_SHARE);
             checkpoint[0] = Math.max(work, 1);
             checkpoint[1] = total;
             return stalled;

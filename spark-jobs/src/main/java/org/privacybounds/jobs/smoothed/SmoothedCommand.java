@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.BoundsCommand;
@@ -260,6 +259,7 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         o.printf("%-10s %-14s %-13s %-22s %-10s %s%n", "epsilon", "delta_SDP", "log10", "argmax assignment", "relErr",
                 lower == null ? "assignments evaluated / excluded" : "(upper bound above, lower bound below)");
+        double widest = 0;
         for (int i = 0; i < values.size(); i++) {
             SmoothedValue v = values.get(i);
             if (lower == null) {
@@ -269,15 +269,16 @@ public final class SmoothedCommand extends BoundsCommand {
             }
             // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
             SmoothedValue lo = lower.get(i);
+            double gap = v.log10Delta() - lo.log10Delta();
+            widest = Math.max(widest, gap);
             o.printf("%-10.4g %-14s %-13.5f %-22s %-10s %s%n", v.epsilon(), Columns.scientific(v.delta(), v.log10Delta()), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
-                    String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", v.log10Delta() - lo.log10Delta()));
+                    String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", gap));
             o.printf("%-10s %-14s %-13.5f %-22s (%s)%n", "", Columns.scientific(lo.delta(), lo.log10Delta()), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
                     ? String.format(Locale.ROOT, "lower bound: the exact value of this assignment (every record on one vertex) lowered by at most %.2g"
                             + " relative, see method", lo.relativeErrorBound())
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
-        double widest = lower == null ? 0 : IntStream.range(0, values.size()).mapToDouble(i -> values.get(i).log10Delta() - lower.get(i).log10Delta()).max().orElse(0);
         if (beyond && widest > WIDE_GAP) {
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
                     + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
