@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,16 +80,38 @@ final class VertexLowerBound {
                 best = i;
             }
         }
+        double[] peak = null;
+        int searched = 0;
+        if (first[best][0] == Double.NEGATIVE_INFINITY) {
+            // the pair is 0 at every vertex's mean (a sample far smaller than eps times the counts, as with 1 % kept at n = 2e4:
+            // the first pair's cells around its mean had all been 0, a lower bound of 0): each pair's peak of the law times the
+            // pair, climbed from its mean, and the largest one's
+            double bestValue = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < points.size(); i++) {
+                double[] q = vertices.get(which.get(i)[0]);
+                double[] found = fromMean(pair, eps, source, Math.max(q[which.get(i)[1]], q[which.get(i)[2]]),
+                        Math.min(q[which.get(i)[1]], q[which.get(i)[2]]));
+                searched += (int) found[2];
+                if (found[3] > bestValue) {
+                    bestValue = found[3];
+                    best = i;
+                    peak = found;
+                }
+            }
+        }
         int[] w = which.get(best);
         double[] p = vertices.get(w[0]);
         boolean aIsRow = p[w[1]] >= p[w[2]];
         double pr = aIsRow ? p[w[1]] : p[w[2]];
         double pc = aIsRow ? p[w[2]] : p[w[1]];
         long[] at = points.get(best);
-        double[] g = tilt(pair, eps, source, pr, pc, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
-        double[] peak = peak(pair, eps, source, pr, pc, new long[2], g);
+        if (peak == null) {
+            double[] g = tilt(pair, eps, source, pr, pc, aIsRow ? at[0] : at[1], aIsRow ? at[1] : at[0], first[best][0]);
+            peak = peak(pair, eps, source, pr, pc, new long[2], g);
+            searched = 2 + (int) peak[2];
+        }
         PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(pr, pc, new double[0])), cache);
-        cells.evaluations = points.size() + 2 + (int) peak[2];
+        cells.evaluations = points.size() + searched;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
         double logLower = cells.run(side.share(share), new double[][] {{peak[0], peak[1]}}, perAxis, first[best][0], logUpper);
@@ -171,17 +194,20 @@ final class VertexLowerBound {
                 hi = t;
             }
         }
-        long[] at = f.along((lo + hi) / 2, ur, uc);
-        for (int round = 0; round < ASCENT_ROUNDS; round++) {
-            long r = f.ascend(at, 0);
-            long c = f.ascend(new long[] {r, at[1]}, 1);
-            boolean moved = r != at[0] || c != at[1];
-            at = new long[] {r, c};
-            if (!moved) {
-                break;
-            }
-        }
+        long[] at = f.climb(f.along((lo + hi) / 2, ur, uc), 0);
         return new double[] {(f.mean[0] - at[0]) / f.sigma[0], (f.mean[1] - at[1]) / f.sigma[1], f.evaluations};
+    }
+
+    /**
+     * {g_r, g_c, evaluations, ln(P(X_r, X_c) pair)} at the peak of the law times the pair climbed from the law's mean (where the
+     * pair is 0, so no slope says where its mass lies), along the smaller share's count first: ln pair rises faster per sigma
+     * along it.
+     */
+    static double[] fromMean(PairDivergence pair, double eps, MonotoneBounds.PairSource source, double pr, double pc) {
+        Profile f = new Profile(pair, eps, source, pr, pc, new long[2]);
+        long[] at = f.climb(f.along(0, 0, 0), 1);
+        double value = f.value(at);
+        return new double[] {(f.mean[0] - at[0]) / f.sigma[0], (f.mean[1] - at[1]) / f.sigma[1], f.evaluations, value};
     }
 
     /** ln(P(X_r, X_c) pair(X + shift)) over the plane of one law, its evaluations counted. */
@@ -211,6 +237,30 @@ final class VertexLowerBound {
         long[] along(double t, double ur, double uc) {
             long r = Math.max(0, Math.min(n, Math.round(mean[0] - t * ur * sigma[0])));
             return new long[] {r, Math.max(0, Math.min(n - r, Math.round(mean[1] - t * uc * sigma[1])))};
+        }
+
+        /**
+         * Up to {@value VertexLowerBound#ASCENT_ROUNDS} rounds of {@link #ascend} along each count in turn from {@code at}, count {@code k} first;
+         * the point where they stop moving.
+         */
+        long[] climb(long[] at, int k) {
+            for (int round = 0; round < ASCENT_ROUNDS; round++) {
+                long[] next = at.clone();
+                next[k] = ascend(next, k);
+                next[1 - k] = ascend(next, 1 - k);
+                boolean moved = !Arrays.equals(next, at);
+                at = next;
+                if (!moved) {
+                    break;
+                }
+            }
+            return at;
+        }
+
+        /** The profile at x. */
+        double value(long[] x) {
+            evaluations++;
+            return MonotoneBounds.evaluate(List.of(plus(x)), eps, source)[0][0] + logLaw(n, pr, pc, x);
         }
 
         /** The profile at y minus at x, null where neither is finite (no direction to go). */

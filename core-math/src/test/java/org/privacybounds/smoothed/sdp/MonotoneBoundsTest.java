@@ -116,7 +116,7 @@ class MonotoneBoundsTest {
             DistributionSet set = set(v);
             int m = set.categories();
             int n = m == 4 ? 16 : 36;
-            for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {1, n - 2}, {1, n / 2}}) {
+            for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {0, 2}, {1, n - 2}, {1, n / 2}}) {
                 int t = st[1];
                 SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(st[0] == 0 ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT, t);
                 double[][] d = VertexEnumeration.deltas(mech, n, m, EPS, 0, VertexEnumeration.histograms(n, m));
@@ -314,6 +314,20 @@ class MonotoneBoundsTest {
         assertTrue(starved.evaluations() > 40, "the search alone exceeds the budget: " + starved);
         assertTrue(starved.logLower() > Double.NEGATIVE_INFINITY && starved.logLower() <= fuller.logLower() + 1e-12, starved + " vs " + fuller);
         assertTrue(starved.logLower() >= fuller.logLower() - 3 * Math.log(10), "within 3 decades: " + starved + " vs " + fuller);
+    }
+
+    @Test
+    void whereThePairIsZeroAtEveryMeanTheLowerSideClimbsToItsMass() {
+        // 1 in 1,000 records kept (T = 20 of 20,000): no pair reaches e^eps at any vertex's mean histogram, and the mass of
+        // delta lies 41 standard deviations below the 0.08 share's mean (at about 13 records of its 1,600); the lower side's
+        // cells had been laid around the first pair's mean, all 0 there, and the lower bound was 0 (against 10^-714.695)
+        int n = 20_000;
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 20), n);
+        MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { })[0];
+        assertEquals(-714.69508, LogMath.toLog10(b.logUpper()), 1e-5);
+        assertTrue(b.log10Gap() <= 1e-5, "gap " + b);
+        assertTrue(b.lowerPair()[0] == 2 || b.lowerPair()[1] == 2, "a pair with the small share: " + Arrays.toString(b.lowerPair()));
     }
 
     @Test
