@@ -126,9 +126,16 @@ public final class SmoothedCommand extends BoundsCommand {
         // read and checked before any work (precinct returns need Spark: read once it runs)
         given = pi.needsSpark() ? null : pi.read();
         reduced = given == null ? null : pi.reduce(given);
-        double[] cost = estimate(reduced, pi.categoriesBeforeReading(), eps.length);
+        int categories = pi.categoriesBeforeReading();
+        double[] cost = estimate(reduced, categories, eps.length);
         if (reduced != null) {
             cost = beyondExactReach(cost);
+        } else if (categories >= 3 && !WorkLimit.fits(common, cost[0], cost[1])) {
+            // precinct returns are read on Spark, after this check: where every assignment would be beyond reach, the certified
+            // bounds run instead (checked again once Pi is read), so theirs is the estimate to check (the enumeration's had
+            // refused three categories at n = 1e6 before reading a file)
+            SmoothedRunner.checkBoundsN(n);
+            cost = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), guess(categories), eps.length, common.maxWork, pi.refineSeconds());
         }
         WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
     }
@@ -271,7 +278,9 @@ public final class SmoothedCommand extends BoundsCommand {
             SmoothedValue lo = lower.get(i);
             double gap = v.log10Delta() - lo.log10Delta();
             widest = Math.max(widest, gap);
-            o.printf("%-10.4g %-14s %-13.5f %-22s %-10s %s%n", v.epsilon(), Columns.scientific(v.delta(), v.log10Delta()), v.log10Delta(), Arrays.toString(v.argmaxAssignment()), "bound",
+            // beyond every assignment the upper bound holds over all of them at once: no assignment is its argmax
+            o.printf("%-10.4g %-14s %-13.5f %-22s %-10s %s%n", v.epsilon(), Columns.scientific(v.delta(), v.log10Delta()), v.log10Delta(),
+                    beyond ? "(every assignment)" : Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", gap));
             o.printf("%-10s %-14s %-13.5f %-22s (%s)%n", "", Columns.scientific(lo.delta(), lo.log10Delta()), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
                     ? String.format(Locale.ROOT, "lower bound: the exact value of this assignment (every record on one vertex) lowered by at most %.2g"

@@ -188,6 +188,23 @@ class PrecinctsCommandTest extends SparkTestSession {
         assertEquals(2, sweep.exitCode());
     }
 
+    /**
+     * Three categories (the two candidates and the rest) from precinct returns at an n beyond every assignment: certified bounds,
+     * as from any other source (the check before reading had taken the enumeration's estimate and refused).
+     */
+    @Test
+    void smoothedBoundsThreeCategoriesFromPrecinctsBeyondEveryAssignment(@TempDir Path tmp) throws Exception {
+        Path dir = counties(tmp);
+        Run r = run("smoothed", "--n", "100000", "--lost", "200", "--epsilon", "1", "--distributions-from-precincts", dir.toString(), "--candidates",
+                "Joseph R. Biden,Donald J. Trump", "--exclude", EXCLUDE, "--precinct-points", "county", "--refine-seconds", "1", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode x = r.json().get("results").get(0);
+        assertTrue(x.get("method").asText().startsWith("bounds (every assignment is beyond --max-work)"), x.toString());
+        assertEquals(3, r.json().get("hull").get("vertices").get(0).size(), r.json().get("hull").toString());
+        assertTrue(x.get("log10LowerDelta").asDouble() <= x.get("log10Delta").asDouble() + 1e-12, x.toString());
+        assertTrue(x.get("log10Gap").asDouble() < 1, x.toString());
+    }
+
     private static String[] with(String[] base, String... more) {
         String[] a = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, a, base.length, more.length);
