@@ -185,6 +185,14 @@ public final class MonotoneBounds {
             throw new IllegalArgumentException("n must be at most 2^31 - 1");
         }
         Bounds[] out = new Bounds[eps.length];
+        if (everyRecordReleased(pair)) {
+            // T = n without replacement: every histogram is released as it is, so delta(h) = 1 for every h, and delta_SDP is 1 on
+            // both sides (the lower side's cells, whose probabilities are bounded from below, had stopped 0.01 in log10 short)
+            for (int e = 0; e < eps.length; e++) {
+                out[e] = new Bounds(eps[e], 0, 0, 0, 0, new int[] {0, 1}, 0, 0, 0, false, null, null);
+            }
+            return out;
+        }
         PairSource timed = progressing(source, options, eps.length, upperSet == lowerSet && lowerSet.size() >= 2, progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
@@ -301,6 +309,14 @@ public final class MonotoneBounds {
     public static int zeroShareVertex(DistributionSet lowerSet) {
         int[] z = VertexLowerBound.zeroShare(lowerSet);
         return z == null ? -1 : z[0];
+    }
+
+    /**
+     * Whether every record is released (T = n, sampling without replacement): two neighbouring histograms are then released as
+     * they are, and delta(h) = 1, the DP delta, for every h (reported exactly by {@link #of}, with no cells).
+     */
+    public static boolean everyRecordReleased(PairDivergence pair) {
+        return pair.mechanism().sampling() == Sampling.WITHOUT_REPLACEMENT && pair.mechanism().sampleSize() == pair.n();
     }
 
     /** The smallest share of each category over the set. */

@@ -116,7 +116,7 @@ class MonotoneBoundsTest {
             DistributionSet set = set(v);
             int m = set.categories();
             int n = m == 4 ? 16 : 36;
-            for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {0, 2}, {1, n - 2}, {1, n / 2}}) {
+            for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {0, 2}, {0, n}, {1, n - 2}, {1, n / 2}}) {
                 int t = st[1];
                 SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(st[0] == 0 ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT, t);
                 double[][] d = VertexEnumeration.deltas(mech, n, m, EPS, 0, VertexEnumeration.histograms(n, m));
@@ -328,6 +328,19 @@ class MonotoneBoundsTest {
         assertEquals(-714.69508, LogMath.toLog10(b.logUpper()), 1e-5);
         assertTrue(b.log10Gap() <= 1e-5, "gap " + b);
         assertTrue(b.lowerPair()[0] == 2 || b.lowerPair()[1] == 2, "a pair with the small share: " + Arrays.toString(b.lowerPair()));
+    }
+
+    @Test
+    void everyRecordReleasedMakesDeltaSdpOneOnBothSides() {
+        // T = n without replacement: each histogram is released as it is (the lower side's cells had stopped 0.0101 in log10
+        // below 1 at n = 1e6)
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_000_000), 1_000_000);
+        DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
+        for (MonotoneBounds.Bounds b : MonotoneBounds.of(pair, set, new double[] {0, 1, 7}, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(),
+                x -> { })) {
+            assertEquals(0, b.logUpper());
+            assertEquals(0, b.logLower());
+        }
     }
 
     @Test

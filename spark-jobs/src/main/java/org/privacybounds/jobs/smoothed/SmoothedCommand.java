@@ -18,6 +18,7 @@ import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
+import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.MonotoneBounds;
@@ -155,8 +156,9 @@ public final class SmoothedCommand extends BoundsCommand {
         DistributionSet lowerSet = reduced.bounded() ? reduced.inner() : hull;
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
         int zero = MonotoneBounds.zeroShareVertex(lowerSet);
-        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost), zero < 0
-                ? "reporting certified bounds instead (estimated " + WorkLimit.duration(bounds[0]) + ")"
+        spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
+                t == n && mechanism.sampling() == Sampling.WITHOUT_REPLACEMENT ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
+                : zero < 0 ? "reporting certified bounds instead (estimated " + WorkLimit.duration(bounds[0]) + ")"
                 : "but vertex " + lowerSet.label(zero) + " has a category of share 0, so delta_SDP is the DP delta, exactly (no evaluation needed)");
         return bounds;
     }

@@ -173,8 +173,10 @@ public final class SmoothedRunner {
             long[] shown = upperSet == lowerSet ? pure : new long[upperSet.size()];
             double gap = x.logLower() == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.expm1(x.logUpper() - x.logLower());
             if (x.lowerCells() == 0 && x.logLower() > Double.NEGATIVE_INFINITY) {
-                // a vertex with a category of share 0: its value, and so delta_SDP, is the DP delta, exactly
-                String how = String.format(Locale.ROOT, "exact: every record on vertex %d (%s), whose category %d has share 0, gives only"
+                // every record released, or a vertex with a category of share 0: delta_SDP is the DP delta, exactly
+                String how = MonotoneBounds.everyRecordReleased(pair) ? "exact: T = n records are sampled without replacement, so every"
+                        + " record is released and each histogram is released as it is; two neighbouring histograms never release the same"
+                        + " one, so delta(h) = 1 for every h" : String.format(Locale.ROOT, "exact: every record on vertex %d (%s), whose category %d has share 0, gives only"
                         + " histograms with h_%d = 0; their neighbour with one record moved into category %d releases it whenever that"
                         + " record is sampled, which they never do, so delta(h) is the DP delta (the largest any histogram has) for each",
                         x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerPair()[0] + 1, x.lowerPair()[0] + 1, x.lowerPair()[0] + 1);
@@ -242,7 +244,7 @@ public final class SmoothedRunner {
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
             double refineSeconds) {
-        if (MonotoneBounds.zeroShareVertex(lowerSet) >= 0) {
+        if (MonotoneBounds.zeroShareVertex(lowerSet) >= 0 || sampling == Sampling.WITHOUT_REPLACEMENT && sampleSize == n) {
             return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
         }
         double each = pairSeconds(n, sampleSize, sampling);

@@ -120,6 +120,18 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     @Test
+    void everyRecordReleasedBeyondExactReachIsOneOnBothSides() {
+        Run r = run("smoothed", "--n", "1000000", "--lost", "0", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
+                "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"), r.err());
+        JsonNode b = r.json().get("results").get(0);
+        assertEquals(0, b.get("log10Delta").asDouble(), 0);
+        assertEquals(0, b.get("log10LowerDelta").asDouble(), 0);
+        assertTrue(b.get("method").asText().contains("(exact: T = n records are sampled without replacement"), b.get("method").asText());
+    }
+
+    @Test
     void moreRefinementSecondsNarrowTheGap() {
         // three categories at n = 20,000: certified bounds; a side's refinement budget is --refine-seconds per eps, echoed
         String[] base = {"smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
