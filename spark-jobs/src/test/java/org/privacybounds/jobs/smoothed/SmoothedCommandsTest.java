@@ -250,20 +250,24 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     /**
-     * The 2020 states' three-way hull at n = 1e6, eps 2: the region of assignments that binds is Florida's own (at least n - K of
+     * The 2020 states' three-way hull: at n = 1e6, eps 2, the region of assignments that binds is Florida's own (at least n - K of
      * the records on it), whose cells close the gap to its value only on a whole side's budget: log10 gap 1.7e-6 (3.0e-4 on the
-     * third of a side it had, measured).
+     * third of a side it had, measured); at n = 1e5, eps 0.5, two regions lay above the lower bound and their split parts all
+     * stayed above, where bounding those two again on more budget brings both below: 2.5e-4 (0.0067 split, measured).
      */
     @Test
-    void theStatesHullClosesAtAMillionWhereTheLowerBoundsVertexRegionHasAWholeSide() {
+    void theStatesHullClosesWhereTheRegionsThatBindGetTheBudget() {
         String states = root().resolve("datasets/examples/president_2020_states_three_way.csv").toString();
-        Run r = run("smoothed", "--n", "1000000", "--eta", "0.998", "--epsilon", "2", "--distributions-from-votes", states, "--votes-columns",
-                "biden,trump,other", "--label-column", "state_po", "--json");
-        assertEquals(0, r.exitCode(), r.err());
-        JsonNode x = r.json().get("results").get(0);
-        assertEquals(-6.34735, x.get("log10LowerDelta").asDouble(), 1e-5);
-        assertTrue(x.get("log10Gap").asDouble() <= 1e-5, x.toString());
-        assertTrue(x.get("method").asText().contains("regions"), x.get("method").asText());
+        String[][] cases = {{"1000000", "2", "-6.34735", "1e-5"}, {"100000", "0.5", "-0.719618", "1e-3"}};
+        for (String[] c : cases) {
+            Run r = run("smoothed", "--n", c[0], "--eta", "0.998", "--epsilon", c[1], "--distributions-from-votes", states, "--votes-columns",
+                    "biden,trump,other", "--label-column", "state_po", "--json");
+            assertEquals(0, r.exitCode(), r.err());
+            JsonNode x = r.json().get("results").get(0);
+            assertEquals(Double.parseDouble(c[2]), x.get("log10LowerDelta").asDouble(), 1e-5, x.toString());
+            assertTrue(x.get("log10Gap").asDouble() <= Double.parseDouble(c[3]), x.toString());
+            assertTrue(x.get("method").asText().contains("regions"), x.get("method").asText());
+        }
     }
 
     /** Only profile computes Algorithm 4's noise: the other commands neither offer nor accept --noise. */
