@@ -23,6 +23,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.ReferenceAlgorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.testing.PlotAssertions;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -121,6 +122,7 @@ class SmoothedCommandsTest extends SparkTestSession {
 
     @Test
     void everyRecordReleasedBeyondExactReachIsOneOnBothSides() {
+        SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver");
         Run r = run("smoothed", "--n", "1000000", "--lost", "0", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
                 "--json");
         assertEquals(0, r.exitCode(), r.err());
@@ -257,6 +259,7 @@ class SmoothedCommandsTest extends SparkTestSession {
      */
     @Test
     void theStatesHullClosesWhereTheRegionsThatBindGetTheBudget() {
+        SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver");
         String states = root().resolve("datasets/examples/president_2020_states_three_way.csv").toString();
         String[][] cases = {{"1000000", "2", "-6.34735", "1e-5"}, {"100000", "0.5", "-0.719618", "1e-3"}};
         for (String[] c : cases) {
