@@ -325,7 +325,12 @@ public final class MonotoneBounds {
      * they are, and delta(h) = 1, the DP delta, for every h (reported exactly by {@link #of}, with no cells).
      */
     public static boolean everyRecordReleased(PairDivergence pair) {
-        return pair.mechanism().sampling() == Sampling.WITHOUT_REPLACEMENT && pair.mechanism().sampleSize() == pair.n();
+        return everyRecordReleased(pair.mechanism().sampling(), pair.mechanism().sampleSize(), pair.n());
+    }
+
+    /** {@link #everyRecordReleased(PairDivergence)} for a sampling, T and n (before any pair is made). */
+    public static boolean everyRecordReleased(Sampling sampling, long sampleSize, long n) {
+        return sampling == Sampling.WITHOUT_REPLACEMENT && sampleSize == n;
     }
 
     /** The smallest share of each category over the set. */
@@ -604,7 +609,8 @@ public final class MonotoneBounds {
                     onVertex = null;
                 }
             }
-            Options each = options.share(2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size()));
+            double eachShare = 2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size());
+            Options each = options.share(eachShare);
             List<Upper> bounds = new ArrayList<>();
             for (AssignmentRegions.Region r : others) {
                 Upper b = leafBound(pair, q, split, r, eps, source, each, logLower, cache, logDp);
@@ -617,7 +623,7 @@ public final class MonotoneBounds {
             // bounded again, both came below, 2.5e-4). Where most lie above, v's own region binds and neither would help.
             long above = bounds.stream().filter(b -> b.log > logLower).count();
             if (!last && above > 0 && above <= RETRY_REGIONS) {
-                Options closer = options.share(Math.min(RETRY_FACTOR * 2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size()), RETRY_SHARE / above));
+                Options closer = options.share(Math.min(RETRY_FACTOR * eachShare, RETRY_SHARE / above));
                 for (int i = 0; i < bounds.size(); i++) {
                     if (bounds.get(i).log > logLower) {
                         Upper b = leafBound(pair, q, split, others.get(i), eps, source, closer, logLower, cache, logDp);

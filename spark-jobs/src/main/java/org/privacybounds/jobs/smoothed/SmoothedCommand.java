@@ -18,7 +18,6 @@ import org.privacybounds.jobs.common.Ranges;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
-import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.MonotoneBounds;
@@ -157,7 +156,7 @@ public final class SmoothedCommand extends BoundsCommand {
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
         int zero = MonotoneBounds.zeroShareVertex(lowerSet);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
-                t == n && mechanism.sampling() == Sampling.WITHOUT_REPLACEMENT ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
+                MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n) ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
                 : zero < 0 ? "reporting certified bounds instead (estimated " + WorkLimit.duration(bounds[0]) + ")"
                 : "but vertex " + lowerSet.label(zero) + " has a category of share 0, so delta_SDP is the DP delta, exactly (no evaluation needed)");
         return bounds;
