@@ -125,22 +125,27 @@ public final class PrecinctReturns {
 
     /** The CSV files of {@code --data}: the file itself, or every *.csv directly in the folder (sorted). */
     public static List<Path> files(String data) {
+        return files("--data", data);
+    }
+
+    /** {@link #files(String)} given as option {@code option} (its errors name it). */
+    public static List<Path> files(String option, String data) {
         if (data == null || data.isBlank()) {
-            throw new UserInputException("--data", "\"\"", "name a CSV file or a folder of CSV files");
+            throw new UserInputException(option, "\"\"", "name a CSV file or a folder of CSV files");
         }
-        Path p = HadoopLocations.isRemote(data) ? HadoopLocations.download("--data", data, true) : HadoopLocations.local("--data", data);
+        Path p = HadoopLocations.isRemote(data) ? HadoopLocations.download(option, data, true) : HadoopLocations.local(option, data);
         if (Files.isDirectory(p)) {
             try (Stream<Path> s = Files.list(p)) {
                 List<Path> csv = s.filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv") && Files.isRegularFile(f)).sorted().toList();
                 if (csv.isEmpty()) {
-                    throw new UserInputException("--data", data, "is a folder without *.csv files");
+                    throw new UserInputException(option, data, "is a folder without *.csv files");
                 }
                 return csv;
             } catch (IOException e) {
-                throw new UserInputException("--data", data, "cannot be listed (" + e.getMessage() + ")");
+                throw new UserInputException(option, data, "cannot be listed (" + e.getMessage() + ")");
             }
         }
-        return List.of(InputFiles.file("--data", p));
+        return List.of(InputFiles.file(option, p));
     }
 
     /** What the streaming check found in one file: its path, header names, full header width and data rows. */
@@ -149,9 +154,14 @@ public final class PrecinctReturns {
 
     /** Checks every file before Spark reads it (one streaming pass each) and finds the five columns in each header. */
     public static List<Checked> check(List<Path> files, Columns c) {
+        return check("--data", files, c);
+    }
+
+    /** {@link #check(List, Columns)} for files given as option {@code option} (its errors name it). */
+    public static List<Checked> check(String option, List<Path> files, Columns c) {
         List<Checked> out = new ArrayList<>();
         for (Path f : files) {
-            InputFiles.CsvShape shape = InputFiles.checkCsv("--data", f);
+            InputFiles.CsvShape shape = InputFiles.checkCsv(option, f);
             for (String[] want : c.named()) {
                 if (find(shape.header(), want[1]) == null) {
                     throw new UserInputException(want[0], want[1], "is not a column of " + InputFiles.shown(f) + " (columns: " + String.join(", ", shape.header())

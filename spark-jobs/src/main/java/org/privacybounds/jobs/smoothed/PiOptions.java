@@ -112,7 +112,7 @@ public final class PiOptions {
             case "county" -> true;
             default -> throw new UserInputException("--precinct-points", precinctPoints, "must be precinct or county");
         };
-        var files = PrecinctReturns.check(PrecinctReturns.files(source.precincts),
+        var files = PrecinctReturns.check("--distributions-from-precincts", PrecinctReturns.files("--distributions-from-precincts", source.precincts),
                 precincts.columns());
         var categories = precincts.categories();
         var jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());

@@ -203,6 +203,11 @@ class PrecinctsCommandTest extends SparkTestSession {
         assertEquals(3, r.json().get("hull").get("vertices").get(0).size(), r.json().get("hull").toString());
         assertTrue(x.get("log10LowerDelta").asDouble() <= x.get("log10Delta").asDouble() + 1e-12, x.toString());
         assertTrue(x.get("log10Gap").asDouble() < 1, x.toString());
+        // a folder that is not there: one line naming the option it was given as
+        Run missing = run("smoothed", "--n", "100000", "--lost", "200", "--epsilon", "1", "--distributions-from-precincts",
+                tmp.resolve("absent").toString(), "--candidates", "Joseph R. Biden,Donald J. Trump");
+        assertEquals(2, missing.exitCode(), missing.err());
+        assertTrue(missing.err().contains("error: --distributions-from-precincts = " + tmp.resolve("absent")), missing.err());
     }
 
     private static String[] with(String[] base, String... more) {
