@@ -56,6 +56,10 @@ public final class WorkLimit {
         if (!Double.isFinite(s)) {
             return "forever";
         }
+        if (s > 0 && s < 1) {
+            // two digits: a run of 0.04 s against --max-work 0.01 had read "about 0 s, more than --max-work 0 s"
+            return String.format(Locale.ROOT, "%.2g s", s);
+        }
         if (s < 120) {
             return String.format(Locale.ROOT, "%.0f s", s);
         }

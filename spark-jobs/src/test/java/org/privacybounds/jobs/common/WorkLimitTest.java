@@ -21,6 +21,8 @@ class WorkLimitTest {
     @Test
     void durationsPickTheirUnit() {
         assertEquals("79 s", WorkLimit.duration(79));
+        assertEquals("0.037 s", WorkLimit.duration(0.0372));
+        assertEquals("0 s", WorkLimit.duration(0));
         assertEquals("5 min", WorkLimit.duration(283));
         assertEquals("24.0 h", WorkLimit.duration(86400));
         assertEquals("44 days", WorkLimit.duration(44 * 86400));
