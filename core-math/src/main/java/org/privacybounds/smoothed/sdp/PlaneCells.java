@@ -17,7 +17,8 @@ import org.privacybounds.numeric.LogSumExp;
 /**
  * {@code E[pair(X_r, X_c)]} bounded by sums over cells of planes of two category counts, where (X_r, X_c, rest) is
  * Multinomial(n; p_r, p_c, 1 - p_r - p_c) and {@code pair} is a pair's divergence ({@link PairDivergence}), non-increasing in
- * both counts. The lower side takes each cell's probability from below times the pair at the cell's upper corner; the upper
+ * both counts. The lower side takes each cell's probability from below times the pair at the cell's upper corner (the DP
+ * delta where a count is 0: delta(h) is the DP delta there); the upper
  * side covers the whole plane, each cell's probability from above times the pair at its lower corner (T/n where a count is
  * 0). Cells are evaluated (the pair at their corners) and then halved, along the count the pair depends on more, where
  * what the cell's bound could still change is largest (probability times the spread of the pair over the cell, and on the
@@ -417,10 +418,12 @@ final class PlaneCells {
      * The edges of k cells over [center - 8 sigma, center + {@link #above} sigma], clamped to [1, n + 1]; on the upper side also edges 1, 2,
      * 4, ... sigma beyond that window and 0 and n + 1, so that the cells cover the plane.
      */
-    private long[] edges(double center, double sigma, int cells) {
+    private long[] edges(double center, double spread, int cells) {
+        // a window of at least 8 counts below the center: with a spread below one count (a share of 1e-4 at n = 30) it had
+        // been one cell at 0, and the 0.3 % of the law at a count of 1 or more was left out of the lower side
+        double sigma = Math.max(1, spread);
         List<Long> e = new ArrayList<>();
         double step = Math.max(1, (8 + above()) * sigma / cells);
-        long floor = upper ? 0 : 1;
         for (double x = center - 8 * sigma; x <= center + above() * sigma + step / 2; x += step) {
             e.add((long) Math.floor(x));
         }
@@ -432,7 +435,9 @@ final class PlaneCells {
                 e.add((long) Math.floor(center + 5 * sigma + w));
             }
         }
-        return e.stream().map(x -> Math.max(floor, Math.min(n + 1, x))).distinct().sorted().mapToLong(Long::longValue).toArray();
+        long[] out = e.stream().map(x -> Math.max(0, Math.min(n + 1, x))).distinct().sorted().mapToLong(Long::longValue).toArray();
+        // a window narrower than one count (a share of 1e-9 at n = 1e4) still gets its one cell: one edge alone made no cell
+        return out.length >= 2 ? out : new long[] {Math.min(out[0], n), Math.min(out[0], n) + 1};
     }
 
     /**
@@ -588,6 +593,12 @@ final class PlaneCells {
         long[] shift = planes.get(plane).shift();
         x += shift[0];
         y += shift[1];
+        if (!upper && x >= 0 && y >= 0 && x + y <= n && (x == 0 || y == 0)) {
+            // a count of 0: delta(h) is the DP delta there (a record moved into that category is released with the DP
+            // delta's chance, h never releases one), so the lower side counts it in full (with a share of 1e-6 at n = 1e4
+            // the cells had started at a count of 1, left out the 0.99 of the law at 0 and reported a lower bound of 0)
+            return logDp;
+        }
         if (x < 1 || y < 1 || x + y > n) {
             return high ? logDp : Double.NEGATIVE_INFINITY;
         }

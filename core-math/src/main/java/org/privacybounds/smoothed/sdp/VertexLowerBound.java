@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.privacybounds.numeric.LogMath;
 
 /**
  * A certified lower bound on the value of one assignment, every record on one vertex v: {@code E[delta(H)]},
@@ -15,7 +16,7 @@ import org.apache.commons.statistics.distribution.BinomialDistribution;
  * <p>For one pair of categories {a, b} (the pair and the vertex with the largest divergence at the vertex's mean histogram),
  * {@code delta(H) >= pair(H) >= pair(upper corner of C)} for H in a cell C of the (h_a, h_b) plane ({@link PairDivergence}), so
  * {@code E[delta(H)] >= sum over cells of P((H_a, H_b) in C) pair(upper corner)}. The cells start as a grid over
- * [c - 8 sigma, c + 8 sigma] in each coordinate, c where the law tilted by the pair's slope at the mean peaks (the slope
+ * [c - 8 sigma, c + 8 sigma] in each coordinate (sigma at least one count), c where the law tilted by the pair's slope at the mean peaks (the slope
  * from two evaluations one sigma below the mean; where that is more than 4 sigma out, the peak of the law times the pair
  * along that direction, {@link #peak}), 4 to 24 cells per side as the budget allows, and are split in four where
  * probability times the spread of the pair's values over the cell (its lower corner gives the largest value) is largest
@@ -74,9 +75,21 @@ final class VertexLowerBound {
             return new Result(Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 0, Double.NEGATIVE_INFINITY, 0);
         }
         double[][] first = MonotoneBounds.evaluate(points, eps, source);
+        // the candidates ranked by the pair at the vertex's mean, except where the smaller count's mean is at most one record:
+        // the pair is the DP delta there (a count of 0 or 1 moved out is released or not), so such a candidate is ranked by the
+        // chance of that count, P(X <= 1) times the DP delta, a lower bound of its value (a share of 1e-9 at n = 30 had lost to a
+        // share of 0.01, both at the DP delta at their means); ties go to the pair whose larger share is smaller
+        double logDp = pair.mechanism().logDpDelta(n);
+        double[] rank = new double[first.length];
+        for (int i = 0; i < first.length; i++) {
+            double[] p = vertices.get(which.get(i)[0]);
+            double least = Math.min(p[which.get(i)[1]], p[which.get(i)[2]]);
+            rank[i] = Math.round(n * least) > 1 ? first[i][0]
+                    : logDp + LogMath.logAdd(n * Math.log1p(-least), Math.log(n * least) + (n - 1) * Math.log1p(-least));
+        }
         int best = 0;
         for (int i = 1; i < first.length; i++) {
-            if (first[i][0] > first[best][0]) {
+            if (rank[i] > rank[best] || rank[i] == rank[best] && larger(vertices, which.get(i)) < larger(vertices, which.get(best))) {
                 best = i;
             }
         }
@@ -118,6 +131,12 @@ final class VertexLowerBound {
         // the share of the whole budget this run took, by terms or by evaluations (its first round always runs, so it can take more than its share)
         double used = Math.max(cells.work / side.termsPerSide(), (double) cells.evaluations / side.maxEvaluations());
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft, used);
+    }
+
+    /** The larger share of a candidate {vertex, a, b}'s pair. */
+    private static double larger(DistributionSet vertices, int[] w) {
+        double[] p = vertices.get(w[0]);
+        return Math.max(p[w[1]], p[w[2]]);
     }
 
     /**

@@ -316,6 +316,35 @@ class MonotoneBoundsTest {
         assertTrue(starved.logLower() >= fuller.logLower() - 3 * Math.log(10), "within 3 decades: " + starved + " vs " + fuller);
     }
 
+    /**
+     * A share far below one record (1e-9 of n = 30) leaves that count at 0 almost always, where delta is the DP delta: the lower
+     * side's cells had started at a count of 1 (and a window narrower than a count had no cell at all), a lower bound of 0.
+     * Both sides now bracket the value over every assignment, the lower within 1e-6 of it (and with a share of 1e-4).
+     */
+    @Test
+    void aShareFarBelowOneRecordCountsItsZeroCountInFull() {
+        int n = 30;
+        for (double tiny : new double[] {1e-9, 1e-4}) {
+            double[][] v = {{0.38, 0.09, 0.53 - tiny, tiny}, {0.36, 0.12, 0.51, 0.01}};
+            DistributionSet set = set(v);
+            SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 27);
+            double[][] d = VertexEnumeration.deltas(mech, n, 4, EPS, 0, VertexEnumeration.histograms(n, 4));
+            double[][] logDelta = new double[EPS.length][];
+            for (int e = 0; e < EPS.length; e++) {
+                logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
+            }
+            VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
+            PairDivergence pair = new PairDivergence(mech, n);
+            MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
+            for (int e = 0; e < EPS.length; e++) {
+                String what = "share " + tiny + " eps " + EPS[e] + ": " + b[e] + " vs " + exact.logDelta()[e];
+                assertTrue(b[e].logUpper() >= exact.logDelta()[e] - 1e-12, what);
+                assertTrue(b[e].logLower() <= exact.logDelta()[e] + 1e-12, what);
+                assertTrue(b[e].logLower() >= exact.logDelta()[e] - 1e-6, what);
+            }
+        }
+    }
+
     @Test
     void whereThePairIsZeroAtEveryMeanTheLowerSideClimbsToItsMass() {
         // 1 in 1,000 records kept (T = 20 of 20,000): no pair reaches e^eps at any vertex's mean histogram, and the mass of
