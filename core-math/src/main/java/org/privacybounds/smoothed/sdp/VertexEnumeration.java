@@ -193,8 +193,9 @@ public final class VertexEnumeration {
             double[][][] g = new double[eps][][];
             double[][] gMax = new double[eps][];
             for (int e = 0; e < eps; e++) {
+                // each row scaled by its largest value and taken out of log space in place: a second copy of the tables had
+                // doubled a task's memory (n = 1,000, m = 3: 2.7 GB a task, and two tasks on a 2-core local master ran out of heap)
                 double[][] t = lastVertexTables(logDelta[e], n, m, vertices.get(l - 1));
-                g[e] = new double[n + 1][];
                 gMax[e] = new double[n + 1];
                 for (int r = 0; r <= n; r++) {
                     double max = Double.NEGATIVE_INFINITY;
@@ -202,14 +203,14 @@ public final class VertexEnumeration {
                         max = Math.max(max, v);
                     }
                     gMax[e][r] = max;
-                    double[] lin = new double[t[r].length];
-                    if (max > Double.NEGATIVE_INFINITY) {
-                        for (int k = 0; k < lin.length; k++) {
-                            lin[k] = Math.exp(t[r][k] - max);
-                        }
+                    // row 0 is the caller's delta table itself (shared by the tasks of one JVM): copied, not overwritten
+                    double[] row = r == 0 ? t[0].clone() : t[r];
+                    for (int k = 0; k < row.length; k++) {
+                        row[k] = max > Double.NEGATIVE_INFINITY ? Math.exp(row[k] - max) : 0;
                     }
-                    g[e][r] = lin;
+                    t[r] = row;
                 }
+                g[e] = t;
             }
             Law law = new Law(n, m);
             Best best = Best.none(eps);
@@ -433,17 +434,19 @@ public final class VertexEnumeration {
      * {core-seconds, bytes} of an exact run, fitted at m = 3, l = 3 (n = 200: 10 s for the deltas, 6.3 s for the assignments,
      * two eps, one core): about 2.5e-4 s per histogram and eps (profiles of a wide sample), 1.6e-8 s per multiply-add of the
      * leaves and the laws per eps, and the last vertex's tables ({@code C(n+m, m) m} log-sum-exps per eps on each of
-     * {@code tasks} tasks, 3e-8 s each). Memory: one task's tables, {@code C(n+m, m)} doubles per eps, and the delta table.
+     * {@code tasks} tasks, 1.3e-7 s each: measured at n = 1,000, m = 3, 12 tasks on 2 cores, where 3e-8 fitted at n = 200 had
+     * put 13 core-minutes at 3). Memory: the tables of each of {@code concurrent} tasks running at once in one JVM (a
+     * local master's cores), {@code C(n+m, m)} doubles per eps each, and the delta table.
      */
-    public static double[] estimate(int n, int m, int l, int eps, int tasks) {
+    public static double[] estimate(int n, int m, int l, int eps, int tasks, int concurrent) {
         double hist = binomial(n + m - 1, m - 1);
         double tables = binomial(n + m, m);
         double leaves = 0;
         for (int used = 0; used <= n; used++) {
             leaves += (l > 1 ? binomial(used + l - 2, l - 2) : (used == 0 ? 1 : 0)) * binomial(used + m - 1, m - 1);
         }
-        double seconds = 1 + eps * (2.5e-4 * hist + 3e-8 * tables * m * tasks + 1.6e-8 * leaves * m);
-        return new double[] {seconds, 8.0 * (tables + hist) * eps};
+        double seconds = 1 + eps * (2.5e-4 * hist + 1.3e-7 * tables * m * tasks + 1.6e-8 * leaves * m);
+        return new double[] {seconds, 8.0 * (tables * Math.max(1, concurrent) + hist) * eps};
     }
 
     static double binomial(int n, int k) {

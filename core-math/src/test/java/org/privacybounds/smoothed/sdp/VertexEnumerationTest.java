@@ -54,7 +54,12 @@ class VertexEnumerationTest {
                 for (int e = 0; e < eps.length; e++) {
                     logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
                 }
+                double[][] given = Arrays.stream(logDelta).map(double[]::clone).toArray(double[][]::new);
                 VertexEnumeration.Best whole = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
+                for (int e = 0; e < eps.length; e++) {
+                    // the table is shared by the tasks of one JVM (a Spark broadcast): the search must leave it as it was
+                    assertArrayEquals(given[e], logDelta[e], 0, "the search changed its delta table");
+                }
                 VertexEnumeration.Best logs = VertexEnumeration.searchLogSpace(n, set, logDelta, 0, n + 1);
                 VertexEnumeration.Best split = VertexEnumeration.search(n, set, logDelta, n / 2, n + 1).merge(VertexEnumeration.search(n, set, logDelta, 0, n / 2));
                 for (int e = 0; e < eps.length; e++) {

@@ -54,7 +54,8 @@ public final class SmoothedRunner {
      * deviations (about sqrt(n) values of h per eps) and one bound per block of 256 h; measured
      * (bench/results/smoothed-large-n.csv, 4 eps): about 4, 9 and 22 core-seconds at n = 1e6, 1e7 and 1e8. The estimate is
      * 2 s + 2e-3 sqrt(n) per eps + 1e-8 n, about four times those figures (a flat f at a small eps needs more exact values),
-     * and 200 MB plus 16 bytes per block of the driver. The enumeration's estimate is {@link VertexEnumeration#estimate}'s.
+     * and 200 MB plus 16 bytes per block of the driver. The enumeration's estimate is {@link VertexEnumeration#estimate}'s, its tasks
+     * running at once as many as the driver's cores.
      */
     static double[] estimate(long n, DistributionSet hull, Sampling sampling, int epsilons) {
         if (method(hull, sampling) == Method.LARGE_N) {
@@ -65,7 +66,11 @@ public final class SmoothedRunner {
         if (n > ENUMERATION_MAX_N) {
             return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
         }
-        return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 4);
+        // the assignments run in 6 ranges per core of the default parallelism (a local master's: the driver's cores), each range
+        // a task that builds the last vertex's tables, held at once by as many tasks as there are cores: the estimate had counted
+        // 4 tasks and one table, and at n = 1,000 with m = 3 two tasks ran out of a 6 GB heap the estimate said 1.3 GB would do
+        int cores = Runtime.getRuntime().availableProcessors();
+        return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 6 * cores, cores);
     }
 
     /** Beyond this n the enumeration over every assignment is not estimated (its cost is infinite): far beyond any --max-work. */

@@ -36,7 +36,7 @@ class SmoothedCommandsTest extends SparkTestSession {
 
     @Test
     void beyondExactReachTheCommandReportsCertifiedBoundsAroundTheExactValue(@TempDir Path tmp) throws Exception {
-        // n = 120, three categories, three vertices: every assignment takes about 7 core-seconds by the estimate; with
+        // n = 120, three categories, three vertices: every assignment takes about 10 core-seconds by the estimate (2 cores); with
         // --max-work 6 the command reports certified bounds (a second of work), and the exact run (default limit) must lie between them
         String[] base = {"smoothed", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8",
             "--json"};
