@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.commons.numbers.gamma.Erfc;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 import org.privacybounds.numeric.LogMath;
 
@@ -81,11 +82,28 @@ final class VertexLowerBound {
         // share of 0.01, both at the DP delta at their means); ties go to the pair whose larger share is smaller
         double logDp = pair.mechanism().logDpDelta(n);
         double[] rank = new double[first.length];
+        List<long[]> near = new ArrayList<>();
+        List<Integer> nearOf = new ArrayList<>();
         for (int i = 0; i < first.length; i++) {
             double[] p = vertices.get(which.get(i)[0]);
             double least = Math.min(p[which.get(i)[1]], p[which.get(i)[2]]);
             rank[i] = Math.round(n * least) > 1 ? first[i][0]
                     : logDp + LogMath.logAdd(n * Math.log1p(-least), Math.log(n * least) + (n - 1) * Math.log1p(-least));
+            long[] both = meanMinMax(n, p[which.get(i)[1]], p[which.get(i)[2]]);
+            if (Math.round(n * least) > 1 && both != null) {
+                near.add(both);
+                nearOf.add(i);
+            }
+        }
+        if (!near.isEmpty()) {
+            // a pair of near-equal shares is ranked at the means of its smaller and larger count, not at the two means: the pair
+            // depends mostly on the smaller count, and the smaller of two near-equal counts lies below both means (n = 2,000, eps 3,
+            // vertices (0.6, 0.3, 0.1) and (0.1, 0.1, 0.8): both at 10^-0.91977 at their means, the first taken, 10^-0.91515
+            // against the second's 10^-0.87826)
+            double[][] v = MonotoneBounds.evaluate(near, eps, source);
+            for (int j = 0; j < v.length; j++) {
+                rank[nearOf.get(j)] = v[j][0];
+            }
         }
         int best = 0;
         for (int i = 1; i < first.length; i++) {
@@ -124,13 +142,33 @@ final class VertexLowerBound {
             searched = 2 + (int) peak[2];
         }
         PlaneCells cells = new PlaneCells(false, pair, eps, source, List.of(new PlaneCells.Plane(pr, pc, new double[0])), cache);
-        cells.evaluations = points.size() + searched;
+        cells.evaluations = points.size() + near.size() + searched;
         MonotoneBounds.Options side = options.forTerms(first[best][2]);
         int perAxis = (int) Math.max(4, Math.min(24, Math.sqrt(0.5 * side.maxEvaluations())));
         double logLower = cells.run(side.share(share), new double[][] {{peak[0], peak[1]}}, perAxis, first[best][0], logUpper);
         // the share of the whole budget this run took, by terms or by evaluations (its first round always runs, so it can take more than its share)
         double used = Math.max(cells.work / side.termsPerSide(), (double) cells.evaluations / side.maxEvaluations());
         return new Result(logLower, w[0], new int[] {w[1], w[2]}, cells.cellCount, cells.evaluations, cells.logGainLeft, used);
+    }
+
+    /**
+     * {E[min], E[max]} of two counts of Multinomial(n; pa, pb, rest), rounded (the smaller at least 1), where their means lie
+     * within 3 standard deviations of their difference of each other, else null: the normal approximation, E[min(X, Y)] =
+     * mx Phi(z) + my Phi(-z) - theta phi(z), z = (my - mx) / theta, theta^2 = Var(X - Y) = var_x + var_y + 2 n pa pb.
+     */
+    static long[] meanMinMax(long n, double pa, double pb) {
+        double mx = n * pa;
+        double my = n * pb;
+        double theta = Math.sqrt(n * pa * (1 - pa) + n * pb * (1 - pb) + 2.0 * n * pa * pb);
+        double z = (my - mx) / theta;
+        if (!(theta > 0) || Math.abs(z) >= 3) {
+            return null;
+        }
+        double phi = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+        double min = mx * 0.5 * Erfc.value(-z / Math.sqrt(2)) + my * 0.5 * Erfc.value(z / Math.sqrt(2)) - theta * phi;
+        long lo = Math.max(1, Math.round(min));
+        long hi = Math.max(lo, Math.round(mx + my - min));
+        return lo + hi <= n ? new long[] {lo, hi} : null;
     }
 
     /** The larger share of a candidate {vertex, a, b}'s pair. */

@@ -402,6 +402,25 @@ class MonotoneBoundsTest {
         }
     }
 
+    /**
+     * Two vertices whose pairs are the same at their mean histograms (n = 2,000, 20 lost, eps 3: 10^-0.91977 for the counts
+     * (200, 600) and (200, 200)): the one whose two smallest shares are equal has the larger value, since the smaller of two
+     * near-equal counts lies below both means (10^-0.878257 against 10^-0.915150, each vertex's two sides within 5e-7). The
+     * lower side had taken the first and left a log10 gap of 0.037; it ranks them at the means of their smaller and larger
+     * counts now.
+     */
+    @Test
+    void nearEqualSharesAreRankedAtTheMeanOfTheSmallerCount() {
+        DistributionSet set = set(new double[][] {{0.2, 0.3, 0.5}, {0.6, 0.3, 0.1}, {0.1, 0.1, 0.8}});
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980), 2_000);
+        VertexLowerBound.Result lo = VertexLowerBound.of(pair, set, 3, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults());
+        assertEquals(2, lo.vertex(), lo.toString());
+        assertEquals(-0.878257, LogMath.toLog10(lo.logLower()), 2e-6, lo.toString());
+        long[] both = VertexLowerBound.meanMinMax(2_000, 0.1, 0.1);
+        assertArrayEquals(new long[] {192, 208}, both, Arrays.toString(both)); // 200 - 20 / sqrt(2 pi), theta = 20
+        assertNull(VertexLowerBound.meanMinMax(2_000, 0.1, 0.3));
+    }
+
     @Test
     void whereThePairIsZeroAtEveryMeanTheLowerSideClimbsToItsMass() {
         // 1 in 1,000 records kept (T = 20 of 20,000): no pair reaches e^eps at any vertex's mean histogram, and the mass of
