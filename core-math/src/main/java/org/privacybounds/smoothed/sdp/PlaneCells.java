@@ -415,7 +415,7 @@ final class PlaneCells {
     }
 
     /**
-     * The edges of k cells over [center - 8 sigma, center + {@link #above} sigma], clamped to [1, n + 1]; on the upper side also edges 1, 2,
+     * The edges of k cells over [center - 8 sigma, center + {@link #above} sigma], clamped to [0, n + 1]; on the upper side also edges 1, 2,
      * 4, ... sigma beyond that window and 0 and n + 1, so that the cells cover the plane.
      */
     private long[] edges(double center, double spread, int cells) {
