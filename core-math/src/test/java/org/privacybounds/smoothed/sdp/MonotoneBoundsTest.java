@@ -119,11 +119,7 @@ class MonotoneBoundsTest {
             for (int[] st : new int[][] {{0, n - 2}, {0, n / 2 + 1}, {0, n / 5}, {0, 2}, {0, n}, {1, n - 2}, {1, n / 2}}) {
                 int t = st[1];
                 SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(st[0] == 0 ? Sampling.WITHOUT_REPLACEMENT : Sampling.WITH_REPLACEMENT, t);
-                double[][] d = VertexEnumeration.deltas(mech, n, m, EPS, 0, VertexEnumeration.histograms(n, m));
-                double[][] logDelta = new double[EPS.length][];
-                for (int e = 0; e < EPS.length; e++) {
-                    logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
-                }
+                double[][] logDelta = logDeltas(mech, n, m, EPS);
                 VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
                 PairDivergence pair = new PairDivergence(mech, n);
                 MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
@@ -352,11 +348,7 @@ class MonotoneBoundsTest {
             double[] eps = {0.5 * r.nextDouble(), 0.5 + 2 * r.nextDouble(), 3 + 5 * r.nextDouble()};
             SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, t);
             DistributionSet set = set(v);
-            double[][] d = VertexEnumeration.deltas(mech, n, m, eps, 0, VertexEnumeration.histograms(n, m));
-            double[][] logDelta = new double[eps.length][];
-            for (int e = 0; e < eps.length; e++) {
-                logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
-            }
+            double[][] logDelta = logDeltas(mech, n, m, eps);
             VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
             PairDivergence pair = new PairDivergence(mech, n);
             MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
@@ -385,12 +377,7 @@ class MonotoneBoundsTest {
             double[][] v = {{0.38, 0.09, 0.53 - tiny, tiny}, {0.36, 0.12, 0.51, 0.01}};
             DistributionSet set = set(v);
             SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 27);
-            double[][] d = VertexEnumeration.deltas(mech, n, 4, EPS, 0, VertexEnumeration.histograms(n, 4));
-            double[][] logDelta = new double[EPS.length][];
-            for (int e = 0; e < EPS.length; e++) {
-                logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
-            }
-            VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
+            VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDeltas(mech, n, 4, EPS), 0, n + 1);
             PairDivergence pair = new PairDivergence(mech, n);
             MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
             for (int e = 0; e < EPS.length; e++) {
@@ -1032,6 +1019,16 @@ class MonotoneBoundsTest {
             }
         }
         return out;
+    }
+
+    /** ln delta of every histogram of n records over m categories by rank, [eps][rank] (the enumeration's table). */
+    private static double[][] logDeltas(SamplingHistogramMechanism mech, int n, int m, double[] eps) {
+        double[][] d = VertexEnumeration.deltas(mech, n, m, eps, 0, VertexEnumeration.histograms(n, m));
+        double[][] logDelta = new double[eps.length][];
+        for (int e = 0; e < eps.length; e++) {
+            logDelta[e] = Arrays.copyOf(d[e], d[e].length - 1);
+        }
+        return logDelta;
     }
 
     /** ln E[delta(H)], H ~ Multinomial(n, p), over every histogram (exact up to the table's rounding). */
