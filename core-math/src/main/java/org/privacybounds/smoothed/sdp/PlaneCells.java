@@ -436,7 +436,7 @@ final class PlaneCells {
             }
         }
         long[] out = e.stream().map(x -> Math.max(0, Math.min(n + 1, x))).distinct().sorted().mapToLong(Long::longValue).toArray();
-        // a window narrower than one count (a share of 1e-9 at n = 1e4) still gets its one cell: one edge alone made no cell
+        // a window wholly past either end of the plane (every edge clamped to one value) still gets one cell there
         return out.length >= 2 ? out : new long[] {Math.min(out[0], n), Math.min(out[0], n) + 1};
     }
 

@@ -87,10 +87,13 @@ final class VertexLowerBound {
         for (int i = 0; i < first.length; i++) {
             double[] p = vertices.get(which.get(i)[0]);
             double least = Math.min(p[which.get(i)[1]], p[which.get(i)[2]]);
-            rank[i] = Math.round(n * least) > 1 ? first[i][0]
-                    : logDp + LogMath.logAdd(n * Math.log1p(-least), Math.log(n * least) + (n - 1) * Math.log1p(-least));
+            if (Math.round(n * least) <= 1) {
+                rank[i] = logDp + LogMath.logAdd(n * Math.log1p(-least), Math.log(n * least) + (n - 1) * Math.log1p(-least));
+                continue;
+            }
+            rank[i] = first[i][0];
             long[] both = meanMinMax(n, p[which.get(i)[1]], p[which.get(i)[2]]);
-            if (Math.round(n * least) > 1 && both != null) {
+            if (both != null) {
                 near.add(both);
                 nearOf.add(i);
             }

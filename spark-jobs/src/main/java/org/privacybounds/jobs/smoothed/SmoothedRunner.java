@@ -66,11 +66,11 @@ public final class SmoothedRunner {
         if (n > ENUMERATION_MAX_N) {
             return new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
         }
-        // the assignments run in 6 ranges per core of the default parallelism (a local master's: the driver's cores), each range
+        // the assignments run in ranges per core of the default parallelism (a local master's: the driver's cores), each range
         // a task that builds the last vertex's tables, held at once by as many tasks as there are cores: the estimate had counted
         // 4 tasks and one table, and at n = 1,000 with m = 3 two tasks ran out of a 6 GB heap the estimate said 1.3 GB would do
         int cores = Runtime.getRuntime().availableProcessors();
-        return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, 6 * cores, cores);
+        return VertexEnumeration.estimate((int) n, hull.categories(), hull.size(), epsilons, SparkEnumeration.RANGES_PER_PARTITION * cores, cores);
     }
 
     /** Beyond this n the enumeration over every assignment is not estimated (its cost is infinite): far beyond any --max-work. */

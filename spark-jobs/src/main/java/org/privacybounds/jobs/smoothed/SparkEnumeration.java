@@ -24,6 +24,12 @@ final class SparkEnumeration {
     private SparkEnumeration() {
     }
 
+    /**
+     * Ranges of the first vertex's count per partition in the assignments' stage, each one task that builds the last vertex's
+     * tables (so the work estimate counts them, {@link SmoothedRunner#estimate}).
+     */
+    static final int RANGES_PER_PARTITION = 6;
+
     static List<SmoothedValue> run(SparkSession spark, int n, SamplingHistogramMechanism mechanism, DistributionSet vertices, double[] eps, int partitions,
             Consumer<String> progress) {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -35,7 +41,7 @@ final class SparkEnumeration {
         double relErr = t.relErr();
         // stage 2: the assignments, in ranges of the first count of about equal cost, a few jobs for progress
         Broadcast<double[][]> table = jsc.broadcast(logDelta);
-        List<int[]> work = balanced(n, m, l, Math.max(1, 2 * partitions) * 3);
+        List<int[]> work = balanced(n, m, l, Math.max(1, partitions) * RANGES_PER_PARTITION);
         VertexEnumeration.Best best = null;
         long t1 = System.nanoTime();
         int batch = Math.max(1, 2 * partitions);
