@@ -485,42 +485,59 @@ class MonotoneBoundsTest {
     }
 
     private static void bracketRandomAssignments(Sampling sampling) {
-        int n = 400;
+        int n = 200;
         double[][] v = {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}};
         DistributionSet set = set(v);
-        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, 392);
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(sampling, 196);
         double[] eps = {0.5, 2};
         PairDivergence pair = new PairDivergence(mech, n);
         MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, eps, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
-        int lo = 120;
-        int hi = 260;
+        int lo = 50;
+        int hi = 140;
+        SplittableRandom r = new SplittableRandom(7);
+        int[][] assignments = new int[6][];
+        double[][][] laws = new double[assignments.length][][];
+        for (int trial = 0; trial < assignments.length; trial++) {
+            int n1 = trial < 3 ? (trial == 0 ? n : 0) : r.nextInt(n + 1);
+            int n2 = trial < 3 ? (trial == 1 ? n : 0) : r.nextInt(n - n1 + 1);
+            assignments[trial] = new int[] {n1, n2, n - n1 - n2};
+            laws[trial] = law(assignments[trial], v, n, lo, hi);
+        }
+        // delta on the window's histograms that carry 1e-13 or more under some assignment (the rest counts as outside)
         double[][][] delta = new double[eps.length][hi - lo + 1][hi - lo + 1];
+        boolean[][] computed = new boolean[hi - lo + 1][hi - lo + 1];
         for (int h1 = lo; h1 <= hi; h1++) {
             for (int h2 = lo; h2 <= hi && h1 + h2 <= n; h2++) {
+                double most = 0;
+                for (double[][] law : laws) {
+                    most = Math.max(most, law[h1 - lo][h2 - lo]);
+                }
+                if (most < 1e-13) {
+                    continue;
+                }
+                computed[h1 - lo][h2 - lo] = true;
                 ProfileValue[] p = mech.profiles(new int[] {h1, h2, n - h1 - h2}, eps, new boolean[] {true, true});
                 for (int e = 0; e < eps.length; e++) {
                     delta[e][h1 - lo][h2 - lo] = p[e].logDelta();
                 }
             }
         }
-        SplittableRandom r = new SplittableRandom(7);
-        for (int trial = 0; trial < 6; trial++) {
-            int n1 = trial < 3 ? (trial == 0 ? n : 0) : r.nextInt(n + 1);
-            int n2 = trial < 3 ? (trial == 1 ? n : 0) : r.nextInt(n - n1 + 1);
-            int[] assignment = {n1, n2, n - n1 - n2};
-            double[][] law = law(assignment, v, n, lo, hi);
+        for (int trial = 0; trial < assignments.length; trial++) {
+            int[] assignment = assignments[trial];
+            double[][] law = laws[trial];
             for (int e = 0; e < eps.length; e++) {
                 LogSumExp s = new LogSumExp();
+                double inside = 0;
                 for (int i = 0; i <= hi - lo; i++) {
                     for (int j = 0; j <= hi - lo && i + j + 2 * lo <= n; j++) {
-                        if (law[i][j] > 0) {
+                        if (computed[i][j] && law[i][j] > 0) {
                             s.add(Math.log(law[i][j]) + delta[e][i][j]);
+                            inside += law[i][j];
                         }
                     }
                 }
                 double value = s.log();
-                // the window's sum is at most this assignment's value, and with the mass outside the window at T/n at least it
-                double inside = Arrays.stream(law).flatMapToDouble(Arrays::stream).sum();
+                // the sum over the cells is at most this assignment's value, and with the mass outside them at T/n at least it
                 double above = LogMath.logAdd(value, Math.log(Math.max(0, 1 - inside) + 1e-15) + mech.logDpDelta(n));
                 assertTrue(b[e].logUpper() >= value, Arrays.toString(assignment) + " eps " + eps[e] + ": " + b[e].logUpper() + " < " + value);
                 if (assignment[b[e].lowerVertex()] == n) {
