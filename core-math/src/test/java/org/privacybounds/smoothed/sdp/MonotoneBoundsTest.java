@@ -468,17 +468,17 @@ class MonotoneBoundsTest {
     }
 
     /**
-     * At n = 400 with 2 % lost: delta over a window of histograms (each count within about 4 sigma of every vertex's mean), then
-     * the value of random assignments of the three vertices summed over the window (their law built record by record). Each such
-     * sum is at most the assignment's value, and the upper bound must lie above it; the lower bound must lie below the sum for
-     * its own assignment.
+     * At n = 200 with 2 % lost: delta over a window of histograms (its edges 4 sigma or more from every vertex's mean) where
+     * one of the assignments puts 1e-13 or more, then the value of random assignments of the three vertices summed there (their
+     * law built record by record). Each such sum is at most the assignment's value, and the upper bound must lie above it; the
+     * lower bound must lie below the sum plus the mass left out at the DP delta for its own assignment.
      */
     @Test
     void theUpperBoundLiesAboveRandomAssignmentsAndTheLowerBelowItsOwn() {
         bracketRandomAssignments(Sampling.WITHOUT_REPLACEMENT);
     }
 
-    /** The same sampled with replacement (T = 392 draws), where the mass at eps 2 lies far from the means. */
+    /** The same sampled with replacement (T = 196 draws), where the mass at eps 2 lies far from the means. */
     @Test
     void withReplacementTooTheUpperBoundLiesAboveRandomAssignmentsAndTheLowerBelowItsOwn() {
         bracketRandomAssignments(Sampling.WITH_REPLACEMENT);
