@@ -27,6 +27,9 @@ import org.privacybounds.numeric.LogMath;
  * Only a choice: the bound of every region is then summed exactly ({@link MonotoneBounds#shifted}).
  */
 final class AssignmentRegions {
+    /** The share of a side's budget the bands one round's halvings of v's region cut off may take ({@link MonotoneBounds#regions}). */
+    static final double HALVING_SHARE = 1.0 / 3;
+
     /** How far (in ln of the pair) below the lower bound's vertex a region's moved means must lie to be left alone. */
     static final double MARGIN = 0.003;
 
@@ -260,6 +263,50 @@ final class AssignmentRegions {
             tail = LogMath.logAdd(tail, MonotoneBounds.tail(p[0], q, qs, part));
         }
         return new Moved(e, tail);
+    }
+
+    /**
+     * The assignments with between {@code lo} and {@code hi} records on vertex v, from v's own law: couple each record's category
+     * with a draw from v (every record's draw together X ~ Multinomial(n, v)). A record on v has its draw. A record on another
+     * vertex (at most n - lo of them, at least n - hi, each with shares at least q', the smallest over the other vertices) takes
+     * its draw's category with the chance of min(v, q'); otherwise its draw's category j is lost (chance (v_j - q'_j)_+) and the
+     * record may take one of q''s extra shares (chance (q'_j - v_j)_+, at least). So {@code H >= X - D + E} count by count, D_j
+     * at most Binomial(n - lo, (v_j - q'_j)_+) and E_j at least Binomial(n - hi, (q'_j - v_j)_+), each taken at a count it passes
+     * with a chance of at most {@code e^logBeta} (Chernoff). Where few records leave v this loses only theirs, where the
+     * relaxation of {@link #shift} lets every record on v fall short of its extra shares.
+     *
+     * @return the shift {@code e - d} of each count, and ln of the chance that D or E misses its count in some category
+     */
+    Moved vertexShift(int v, long lo, long hi, double logBeta) {
+        double[] own = vertices[v];
+        double[] rest = qOf[full ^ (1 << v)];
+        long[] d = MonotoneBounds.excess(n - lo, own, rest, logBeta);
+        long[] e = MonotoneBounds.shifts(n - hi, own, rest, logBeta);
+        long[] shift = new long[q.length];
+        for (int j = 0; j < q.length; j++) {
+            shift[j] = e[j] - d[j];
+        }
+        double tail = LogMath.logAdd(MonotoneBounds.excessTail(n - lo, own, rest, d), MonotoneBounds.tail(n - hi, own, rest, e));
+        return new Moved(shift, Math.min(0, tail));
+    }
+
+    /**
+     * The proxy at the mean counts {@link #vertexShift} moves v's law to, each part z standard deviations the wrong way, z for a
+     * chance of 1e-8 over the factor by which losing n - lo records of the smallest count raises the pair (what the chance is
+     * weighed by, see {@link MonotoneBounds#regions}).
+     */
+    double vertexProxy(int v, long lo, long hi) {
+        double[] own = vertices[v];
+        double[] rest = qOf[full ^ (1 << v)];
+        double[] mean = times(own, n);
+        double zv = Math.sqrt(2 * (Math.log(1e8) + Math.log(2.0 * q.length) - alpha * (n - lo)));
+        for (int j = 0; j < q.length; j++) {
+            double out = Math.max(0, own[j] - rest[j]);
+            double in = Math.max(0, rest[j] - own[j]);
+            mean[j] -= (n - lo) * out + zv * Math.sqrt((n - lo) * out * (1 - out));
+            mean[j] += Math.max(0, (n - hi) * in - zv * Math.sqrt((n - hi) * in * (1 - in)));
+        }
+        return proxy(mean);
     }
 
     /**

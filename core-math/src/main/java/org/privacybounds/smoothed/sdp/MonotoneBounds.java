@@ -111,9 +111,12 @@ public final class MonotoneBounds {
     /**
      * The most of a side's budget the regions of assignments take ({@link #regions}), where they run: a third for the lower
      * bound's vertex's region in each of its rounds but the last, a whole side in its last, two thirds for the others over all
-     * rounds, and a third in each round but the last for bounding a few of them again.
+     * rounds, and a third in each round but the last for bounding a few of them again; and for the bands cut off where the
+     * lower bound's vertex holds at least half the records, a third in each round but the last for those its halvings bound
+     * at once and a third in every round for bounding a few of them again.
      */
-    public static final double REGIONS_SHARE = REFINE_ROUNDS / 3.0 + 1 + 2.0 / 3 + REFINE_ROUNDS * RETRY_SHARE;
+    public static final double REGIONS_SHARE = REFINE_ROUNDS / 3.0 + 1 + 2.0 / 3 + REFINE_ROUNDS * RETRY_SHARE
+            + REFINE_ROUNDS * AssignmentRegions.HALVING_SHARE + (REFINE_ROUNDS + 1) * RETRY_SHARE;
 
     /**
      * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
@@ -551,6 +554,9 @@ public final class MonotoneBounds {
         return Math.min(0, logLower + Math.log(1e-8) - pair.mechanism().logDpDelta(pair.n())) - Math.log(categories);
     }
 
+    /** The most halvings of the lower bound's vertex's region in one round of {@link #regions}. */
+    static final int MAX_HALVINGS = 32;
+
     /** The most regions of assignments the branch and bound makes ({@link AssignmentRegions#partition}). */
     static final int MAX_REGIONS = 24;
 
@@ -588,20 +594,58 @@ public final class MonotoneBounds {
         double worst = Double.NEGATIVE_INFINITY;
         int kept = 0;
         List<AssignmentRegions.Region> others = new ArrayList<>(leaves.subList(1, leaves.size()));
-        for (int round = 0; round <= REFINE_ROUNDS && (onVertex != null || !others.isEmpty()) && worst < logGiveUp; round++) {
+        // the bands cut off v's region where at most half the records leave v: {lo, hi} records on v, bounded from v's own law
+        List<long[]> bands = new ArrayList<>();
+        // the bands bounded already in this round (where a halving cut them off), by identity
+        Map<long[], Upper> known = new java.util.IdentityHashMap<>();
+        for (int round = 0; round <= REFINE_ROUNDS && (onVertex != null || !others.isEmpty() || !bands.isEmpty()) && worst < logGiveUp; round++) {
             boolean last = round == REFINE_ROUNDS;
             if (onVertex != null) {
                 long half = k / 2;
                 boolean closing = last || half < 1;
-                Upper first = leafBound(pair, q, split, onVertex, eps, source, options.share(closing ? 1 : 1.0 / 3), logLower, cache, logDp);
+                Options share = options.share(closing ? 1 : 1.0 / 3);
+                Upper first = 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp)
+                        : leafBound(pair, q, split, onVertex, eps, source, share, logLower, cache, logDp);
                 cells += first.cells;
                 evaluations += first.evaluations;
                 if (first.log - logLower > 2 * options.relativeGain() && !closing) {
-                    long[] band = split.with(onVertex.atLeast(), v, n - half - 1, true);
-                    onVertex = split.relax(split.with(onVertex.atLeast(), v, n - half, false));
-                    k = half;
-                    if (band != null) {
-                        others.add(split.relax(band));
+                    // halved, and again while each band a halving cuts off is excluded (bounded below the lower bound at once, on
+                    // a region's share) and v's law puts v's region still above: where few records leave v the bands are v's law
+                    // with few counts moved, and K can fall by many halvings in one round (4 vertices at n = 1e6: K stayed at
+                    // n / 8 after two single halvings, a log10 gap of 0.84; 0.02 so). The first band not excluded stops it and is
+                    // bounded again below (and in the next round)
+                    double excess = first.log - logLower;
+                    double own = split.vertexProxy(v, n, n);
+                    double perProxy = excess / Math.max(1e-300, (2 * k <= n ? split.vertexProxy(v, n - k, n) : onVertex.proxy()) - own);
+                    // a round's halvings share a third of a side, each band as much as the most halvings K allows
+                    Options bandShare = options.share(AssignmentRegions.HALVING_SHARE / Math.max(1, 64 - Long.numberOfLeadingZeros(k)));
+                    for (int h = 0; h < MAX_HALVINGS && half >= 1; h++) {
+                        if (h > 0 && perProxy * (split.vertexProxy(v, n - half, n) - own) <= 2 * options.relativeGain()) {
+                            break;
+                        }
+                        long[] band = {n - k, n - half - 1};
+                        boolean byVertex = 2 * k <= n;
+                        if (!byVertex) {
+                            long[] region = split.with(onVertex.atLeast(), v, n - half - 1, true);
+                            if (region != null) {
+                                others.add(split.relax(region));
+                            }
+                        }
+                        onVertex = split.relax(split.with(onVertex.atLeast(), v, n - half, false));
+                        k = half;
+                        half = k / 2;
+                        if (byVertex) {
+                            Upper b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, bandShare, logLower, cache, logDp);
+                            evaluations += b.evaluations;
+                            cells += b.cells;
+                            if (b.log > logLower) {
+                                bands.add(band);
+                                known.put(band, b);
+                                break;
+                            }
+                            worst = Math.max(worst, b.log);
+                            kept++;
+                        }
                     }
                 } else {
                     worst = Math.max(worst, first.log);
@@ -609,8 +653,43 @@ public final class MonotoneBounds {
                     onVertex = null;
                 }
             }
-            double eachShare = 2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size());
+            double eachShare = 2.0 / 3 / (REFINE_ROUNDS + 1) / Math.max(1, others.size() + bands.size());
             Options each = options.share(eachShare);
+            List<long[]> narrower = new ArrayList<>();
+            List<Upper> bandBounds = new ArrayList<>();
+            for (long[] band : bands) {
+                Upper b = known.containsKey(band) ? known.get(band)
+                        : vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, each, logLower, cache, logDp);
+                evaluations += known.containsKey(band) ? 0 : b.evaluations;
+                bandBounds.add(b);
+            }
+            known.clear();
+            // as the others below: a few bands above are bounded again on more of the budget before they are split
+            long bandsAbove = bandBounds.stream().filter(b -> b.log > logLower).count();
+            if (bandsAbove > 0 && bandsAbove <= RETRY_REGIONS) {
+                Options closer = options.share(Math.min(RETRY_FACTOR * eachShare, RETRY_SHARE / bandsAbove));
+                for (int i = 0; i < bands.size(); i++) {
+                    if (bandBounds.get(i).log > logLower) {
+                        Upper b = vertexBound(pair, split, v, bands.get(i)[0], bands.get(i)[1], at[v], eps, source, closer, logLower, cache, logDp);
+                        evaluations += b.evaluations;
+                        if (b.log < bandBounds.get(i).log) {
+                            bandBounds.set(i, b);
+                        }
+                    }
+                }
+            }
+            for (int i = 0; i < bands.size(); i++) {
+                long[] band = bands.get(i);
+                Upper b = bandBounds.get(i);
+                cells += b.cells;
+                if (b.log > logLower && !last) {
+                    narrower.add(band);
+                    continue;
+                }
+                worst = Math.max(worst, b.log);
+                kept++;
+            }
+            bands = narrower;
             List<Upper> bounds = new ArrayList<>();
             for (AssignmentRegions.Region r : others) {
                 Upper b = leafBound(pair, q, split, r, eps, source, each, logLower, cache, logDp);
@@ -660,6 +739,37 @@ public final class MonotoneBounds {
         }
         return new Upper(worst, cells, evaluations, null, new long[] {kept, k});
     }
+
+    /**
+     * The bound of the assignments with between {@code lo} and {@code hi} records on vertex v (the others on the other vertices):
+     * the cells of v's own law moved by {@link AssignmentRegions#vertexShift}, plus the chance that its counts miss times what
+     * delta is then: the records on v alone are at least Multinomial(lo, v), which is at least X less n - lo in every count, and
+     * independent of the other records (the event's), so that part is the chance times the cells of X moved down by n - lo
+     * (about the lower bound times e^(|alpha| (n - lo)) rather than the DP delta: at n = 1e6 and a value of 1e-757 the counts'
+     * chance to miss had to be e^-1765, 59 standard deviations, and every record off v was counted as lost). The chance is set
+     * to a 1e-8 share of the lower bound over that part.
+     */
+    static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
+            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
+        // Multinomial(lo, v) >= X - B, B ~ Multinomial(n - lo, v), each B_j at most b_j but with a chance that leaves the
+        // DP delta e^-30 below the lower bound
+        double logMissB = Math.min(0, logLower - logDp - 30) - Math.log(own.length);
+        long[] b = excess(pair.n() - lo, own, new double[own.length], logMissB);
+        long[] down = new long[own.length];
+        for (int j = 0; j < own.length; j++) {
+            down[j] = -b[j];
+        }
+        Upper fail = lo == pair.n() ? new Upper(Double.NEGATIVE_INFINITY, 0, 0)
+                : shifted(pair, own, down, eps, source, options.share(VERTEX_FAIL_SHARE), logLower, cache);
+        double logFail = Math.min(logDp, LogMath.logAdd(fail.log, excessTail(pair.n() - lo, own, new double[own.length], b) + logDp));
+        double logBeta = Math.min(0, logLower + Math.log(1e-8) - logFail) - Math.log(2.0 * own.length);
+        AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
+        Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache);
+        return new Upper(LogMath.logAdd(u.log, moved.logTail() + logFail), u.cells + fail.cells, u.evaluations + fail.evaluations);
+    }
+
+    /** The share of a region's budget {@link #vertexBound} spends on what delta is where its counts miss. */
+    static final double VERTEX_FAIL_SHARE = 0.05;
 
     /** One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta. */
     private static Upper leafBound(PairDivergence pair, double[] q, AssignmentRegions split, AssignmentRegions.Region r, double eps,
@@ -762,6 +872,44 @@ public final class MonotoneBounds {
             e[j] = lo;
         }
         return e;
+    }
+
+    /**
+     * For each category with {@code from_j > to_j}: the least count d_j with P(X > d_j) <= e^logBeta by the Chernoff bound, X ~
+     * Binomial(fixed, from_j - to_j) (0 elsewhere): an upper quantile, where {@link #shifts} gives a lower one.
+     */
+    static long[] excess(long fixed, double[] from, double[] to, double logBeta) {
+        long[] d = new long[from.length];
+        for (int j = 0; j < from.length; j++) {
+            double p = Math.min(1, from[j] - to[j]);
+            if (p <= 0 || fixed < 1) {
+                continue;
+            }
+            long lo = (long) Math.floor(fixed * p);
+            long hi = fixed;
+            while (lo < hi) {
+                long mid = lo + (hi - lo) / 2;
+                if (DirectionSum.logBinomialTail(fixed, p, mid + 1, true) <= logBeta) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            d[j] = lo;
+        }
+        return d;
+    }
+
+    /** ln of an upper bound on the chance that some category's Binomial(fixed, from_j - to_j) passes its count d_j of {@link #excess}. */
+    static double excessTail(long fixed, double[] from, double[] to, long[] d) {
+        double s = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < from.length; j++) {
+            double p = Math.min(1, from[j] - to[j]);
+            if (p > 0 && fixed >= 1 && d[j] < fixed) {
+                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, p, d[j] + 1, true));
+            }
+        }
+        return Math.min(0, s);
     }
 
     /** ln of an upper bound on P(E_j < e_j for some j), E_j ~ Binomial(fixed, w_j - q_j): the sum of the Chernoff tails. */

@@ -1,5 +1,6 @@
 package org.privacybounds.smoothed.sdp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -40,6 +41,37 @@ class AssignmentRegionsTest {
             c[i] = k;
             fill(out, c, i + 1, left - k);
         }
+    }
+
+    /**
+     * The shift of v's law for the assignments with lo to hi records on v: a count where v's share is above the other vertices'
+     * smallest moves down by at least its mean loss over the n - lo records that may leave, a count where it is below moves up
+     * by at most its mean gain over the n - hi that must, and the chance of missing is what was asked for. Both the direction
+     * (which records may leave, which must) and the categories (v over q', q' over v) show here, where the bands' bounds at
+     * n = 2,000 have more room than either would move them.
+     */
+    @Test
+    void theVertexShiftLosesWhatMayLeaveAndGainsWhatMust() {
+        double[][] v = {{0.3, 0.3, 0.4}, {0.25, 0.35, 0.4}, {0.35, 0.2, 0.45}, {0.3, 0.25, 0.45}};
+        long n = 1_000_000;
+        AssignmentRegions r = new AssignmentRegions(n, v, -20, -1e-3, -0.1);
+        // vertex 3 against the others' smallest (0.25, 0.2, 0.4): loses 0.05 of every category, gains none
+        // vertex 1 against (0.3, 0.2, 0.4): loses 0.15 of category 2, gains 0.05 of category 1
+        long lo = n - 100_000;
+        long hi = n - 20_000;
+        AssignmentRegions.Moved three = r.vertexShift(3, lo, hi, -10);
+        for (long c : three.counts()) {
+            assertTrue(c <= -5_000 && c > -5_500, Arrays.toString(three.counts()));
+        }
+        AssignmentRegions.Moved one = r.vertexShift(1, lo, hi, -10);
+        assertTrue(one.counts()[0] > 800 && one.counts()[0] <= 1_000, Arrays.toString(one.counts()));
+        assertTrue(one.counts()[1] <= -15_000 && one.counts()[1] > -16_000, Arrays.toString(one.counts()));
+        assertEquals(0, one.counts()[2]);
+        assertTrue(one.logTail() <= Math.log(4) - 10 + 1e-9 && one.logTail() > -12, "" + one.logTail());
+        // every record on v: nothing moves, and nothing can miss
+        AssignmentRegions.Moved none = r.vertexShift(1, n, n, -10);
+        assertArrayEquals(new long[3], none.counts());
+        assertEquals(Double.NEGATIVE_INFINITY, none.logTail());
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.util.stream.IntStream;
 
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.ProfileValue;
@@ -713,6 +715,70 @@ class MonotoneBoundsTest {
             double gap = b[e].logUpper() - b[e].logLower();
             assertTrue(b[e].logLower() <= best[e][1] && best[e][0] <= b[e].logUpper(), "eps " + eps[e]);
             assertTrue(gap < 0.05 && b[e].logUpper() - best[e][0] <= gap + 1e-9, "eps " + eps[e] + ": gap " + gap);
+        }
+    }
+
+    /**
+     * The assignments with between lo and hi records on one vertex, bounded from that vertex's own law with the counts of the
+     * records that may leave it moved down and those that must leave it moved up (four vertices, n = 2,000, 1 % lost): each
+     * band's bound lies above the value of assignments at both of its ends, their other records on each of the other vertices
+     * and spread over them, and where every record is on the vertex it comes within 2 % of that assignment's value. Vertex 3 is
+     * the best vertex; from vertex 1 moving records off raises the value (its 0.3 of category 2 against vertex 3's 0.2). The
+     * bands' Chernoff counts leave more room here than a wrong direction of the shift would take
+     * ({@code AssignmentRegionsTest.theVertexShiftLosesWhatMayLeaveAndGainsWhatMust} checks that).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 0})
+    void bandsOfAssignmentsOnOneVertexAreBoundedFromItsOwnLaw(int on) {
+        int n = 2_000;
+        double[][] v = {{0.3, 0.3, 0.4}, {0.25, 0.35, 0.4}, {0.35, 0.2, 0.45}, {0.3, 0.25, 0.45}};
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
+        double[] eps = {1, 3};
+        PairDivergence pair = new PairDivergence(mech, n);
+        long[][] bands = {{n, n}, {n - 40, n}, {n - 300, n - 41}, {n - 1_000, n - 301}};
+        List<int[]> assignments = new ArrayList<>();
+        List<long[]> of = new ArrayList<>();
+        for (long[] band : bands) {
+            for (long at : new long[] {band[0], band[1]}) {
+                int off = (int) (n - at);
+                int[] rest = IntStream.range(0, 4).filter(x -> x != on).toArray();
+                for (int w = 0; w <= 3; w++) {
+                    int[] a = new int[4];
+                    a[on] = n - off;
+                    if (w < 3) {
+                        a[rest[w]] = off;
+                    } else {
+                        // spread over the other three
+                        a[rest[0]] = off / 3;
+                        a[rest[1]] = off / 3;
+                        a[rest[2]] = off - 2 * (off / 3);
+                    }
+                    assignments.add(a);
+                    of.add(band);
+                    if (off == 0) {
+                        break;
+                    }
+                }
+            }
+        }
+        double[][][] exact = exactValues(assignments, v, n, mech, eps);
+        MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        for (int e = 0; e < eps.length; e++) {
+            double logLower = exact[0][e][0]; // every record on the vertex (the first assignment)
+            AssignmentRegions split = new AssignmentRegions(n, v, MonotoneBounds.logBeta(pair, logLower, 3), -1e-3, -0.1);
+            for (long[] band : bands) {
+                MonotoneBounds.Upper b = MonotoneBounds.vertexBound(pair, split, on, band[0], band[1], v[on], eps[e], source,
+                        new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY), logLower, new HashMap<>(), mech.logDpDelta(n));
+                for (int a = 0; a < assignments.size(); a++) {
+                    if (of.get(a) == band) {
+                        assertTrue(b.log() >= exact[a][e][0], "eps " + eps[e] + " band " + Arrays.toString(band) + " "
+                                + Arrays.toString(assignments.get(a)) + ": " + b.log() + " < " + exact[a][e][0]);
+                    }
+                }
+                if (band[0] == n) {
+                    assertTrue(b.log() - exact[0][e][1] < Math.log(1.02), "eps " + eps[e] + ": " + b.log() + " against " + exact[0][e][1]);
+                }
+            }
         }
     }
 

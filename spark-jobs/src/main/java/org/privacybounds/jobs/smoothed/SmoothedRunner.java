@@ -146,10 +146,13 @@ public final class SmoothedRunner {
                 + " at least those of one multinomial law G with each category's smallest share over Pi plus the extra counts of the"
                 + " records the region puts on a set of vertices (that set's smallest shares above G's), each taken at a count it falls"
                 + " below with a chance of at most 1e-8 of the lower bound over the DP delta (Chernoff; that chance times the DP delta"
-                + " added), and delta is the pair divergence of the two smallest counts (monotone in them); E over G summed over %d cells"
+                + " added); the regions with at least half the records on vertex %d from that vertex's own multinomial instead, each count"
+                + " moved down by the records that may leave the vertex and up by the extra shares of those that must (Chernoff counts"
+                + " again, their chance to miss times the value with every record off the vertex lost kept at 1e-8 of the lower bound);"
+                + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
                 + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound",
-                r[0], n - r[1], x.lowerVertex() + 1, x.upperCells());
+                r[0], n - r[1], x.lowerVertex() + 1, x.lowerVertex() + 1, x.upperCells());
     }
 
     /**
