@@ -637,12 +637,12 @@ public final class MonotoneBounds {
                         if (byVertex) {
                             Upper b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, bandShare, logLower, cache, logDp);
                             evaluations += b.evaluations;
-                            cells += b.cells;
                             if (b.log > logLower) {
                                 bands.add(band);
-                                known.put(band, b);
+                                known.put(band, b); // its cells counted with the bands below
                                 break;
                             }
+                            cells += b.cells;
                             worst = Math.max(worst, b.log);
                             kept++;
                         }
@@ -743,9 +743,9 @@ public final class MonotoneBounds {
     /**
      * The bound of the assignments with between {@code lo} and {@code hi} records on vertex v (the others on the other vertices):
      * the cells of v's own law moved by {@link AssignmentRegions#vertexShift}, plus the chance that its counts miss times what
-     * delta is then: the records on v alone are at least Multinomial(lo, v), which is at least X less n - lo in every count, and
-     * independent of the other records (the event's), so that part is the chance times the cells of X moved down by n - lo
-     * (about the lower bound times e^(|alpha| (n - lo)) rather than the DP delta: at n = 1e6 and a value of 1e-757 the counts'
+     * delta is then: the records on v alone are at least Multinomial(lo, v), which is X less B, B ~ Multinomial(n - lo, v), and
+     * independent of the other records (the event's), so that part is the chance times the cells of X moved down by B's upper
+     * Chernoff counts (plus their own chance to miss times the DP delta), far less than the DP delta: at n = 1e6 and a value of 1e-757 the counts'
      * chance to miss had to be e^-1765, 59 standard deviations, and every record off v was counted as lost). The chance is set
      * to a 1e-8 share of the lower bound over that part.
      */
