@@ -745,8 +745,9 @@ public final class MonotoneBounds {
      * the cells of v's own law moved by {@link AssignmentRegions#vertexShift}, plus the chance that its counts miss times what
      * delta is then: the records on v alone are at least Multinomial(lo, v), which is X less B, B ~ Multinomial(n - lo, v), and
      * independent of the other records (the event's), so that part is the chance times the cells of X moved down by B's upper
-     * Chernoff counts (plus their own chance to miss times the DP delta), far less than the DP delta: at n = 1e6 and a value of 1e-757 the counts'
-     * chance to miss had to be e^-1765, 59 standard deviations, and every record off v was counted as lost). The chance is set
+     * Chernoff counts (plus their own chance to miss times the DP delta), far less than the DP delta (weighed by that, at
+     * n = 1e6 and a value of 1e-757 the counts' chance to miss had to be e^-1765, 59 standard deviations, and every record off
+     * v was counted as lost). The chance is set
      * to a 1e-8 share of the lower bound over that part.
      */
     static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
