@@ -256,11 +256,11 @@ final class AssignmentRegions {
         double each = logBeta - Math.log(Math.max(1, parts.length));
         for (long[] p : parts) {
             double[] qs = qOf[(int) p[1]];
-            long[] part = MonotoneBounds.shifts(p[0], q, qs, each);
+            long[] part = MonotoneBounds.chernoffCounts(p[0], qs, q, each, false);
             for (int j = 0; j < e.length; j++) {
                 e[j] += part[j];
             }
-            tail = LogMath.logAdd(tail, MonotoneBounds.tail(p[0], q, qs, part));
+            tail = LogMath.logAdd(tail, MonotoneBounds.chernoffMiss(p[0], qs, q, part, false));
         }
         return new Moved(e, tail);
     }
@@ -280,13 +280,13 @@ final class AssignmentRegions {
     Moved vertexShift(int v, long lo, long hi, double logBeta) {
         double[] own = vertices[v];
         double[] rest = qOf[full ^ (1 << v)];
-        long[] d = MonotoneBounds.excess(n - lo, own, rest, logBeta);
-        long[] e = MonotoneBounds.shifts(n - hi, own, rest, logBeta);
+        long[] d = MonotoneBounds.chernoffCounts(n - lo, own, rest, logBeta, true);
+        long[] e = MonotoneBounds.chernoffCounts(n - hi, rest, own, logBeta, false);
         long[] shift = new long[q.length];
         for (int j = 0; j < q.length; j++) {
             shift[j] = e[j] - d[j];
         }
-        double tail = LogMath.logAdd(MonotoneBounds.excessTail(n - lo, own, rest, d), MonotoneBounds.tail(n - hi, own, rest, e));
+        double tail = LogMath.logAdd(MonotoneBounds.chernoffMiss(n - lo, own, rest, d, true), MonotoneBounds.chernoffMiss(n - hi, rest, own, e, false));
         return new Moved(shift, Math.min(0, tail));
     }
 

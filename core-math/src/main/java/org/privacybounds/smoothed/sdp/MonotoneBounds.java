@@ -755,14 +755,14 @@ public final class MonotoneBounds {
         // Multinomial(lo, v) >= X - B, B ~ Multinomial(n - lo, v), each B_j at most b_j but with a chance that leaves the
         // DP delta e^-30 below the lower bound
         double logMissB = Math.min(0, logLower - logDp - 30) - Math.log(own.length);
-        long[] b = excess(pair.n() - lo, own, new double[own.length], logMissB);
+        long[] b = chernoffCounts(pair.n() - lo, own, new double[own.length], logMissB, true);
         long[] down = new long[own.length];
         for (int j = 0; j < own.length; j++) {
             down[j] = -b[j];
         }
         Upper fail = lo == pair.n() ? new Upper(Double.NEGATIVE_INFINITY, 0, 0)
                 : shifted(pair, own, down, eps, source, options.share(VERTEX_FAIL_SHARE), logLower, cache);
-        double logFail = Math.min(logDp, LogMath.logAdd(fail.log, excessTail(pair.n() - lo, own, new double[own.length], b) + logDp));
+        double logFail = Math.min(logDp, LogMath.logAdd(fail.log, chernoffMiss(pair.n() - lo, own, new double[own.length], b, true) + logDp));
         double logBeta = Math.min(0, logLower + Math.log(1e-8) - logFail) - Math.log(2.0 * own.length);
         AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
         Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache);
@@ -826,7 +826,7 @@ public final class MonotoneBounds {
      */
     static long cut(long n, double[] q, double[] v, int[] pair, double logBeta) {
         java.util.function.LongPredicate apart = K -> {
-            long[] e = shifts(n - K, q, v, logBeta);
+            long[] e = chernoffCounts(n - K, v, q, logBeta, false);
             double larger = Math.max(n * q[pair[0]] + e[pair[0]], n * q[pair[1]] + e[pair[1]]);
             double top = Math.max(q[pair[0]], q[pair[1]]);
             for (int j = 0; j < q.length; j++) {
@@ -852,73 +852,52 @@ public final class MonotoneBounds {
         return lo;
     }
 
-    /** Each e_j of {@link #regions}: the largest count whose chance that Binomial(fixed, w_j - q_j) falls below it is at most e^logBeta (Chernoff). */
-    static long[] shifts(long fixed, double[] q, double[] w, double logBeta) {
-        long[] e = new long[q.length];
-        for (int j = 0; j < q.length; j++) {
-            double d = w[j] - q[j];
-            if (d <= 0 || fixed < 1) {
-                continue;
-            }
-            long lo = 0;
-            long hi = (long) Math.floor(fixed * d);
-            while (lo < hi) {
-                long mid = lo + (hi - lo + 1) / 2;
-                if (DirectionSum.logBinomialTail(fixed, Math.min(1, d), mid - 1, false) <= logBeta) {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            e[j] = lo;
-        }
-        return e;
-    }
-
     /**
-     * For each category with {@code from_j > to_j}: the least count d_j with P(X > d_j) <= e^logBeta by the Chernoff bound, X ~
-     * Binomial(fixed, from_j - to_j) (0 elsewhere): an upper quantile, where {@link #shifts} gives a lower one.
+     * Chernoff counts of X_j ~ Binomial(fixed, p_j), p_j = (a_j - b_j)_+ (at most 1; c_j = 0 where p_j = 0): with {@code upper}
+     * false the largest c_j with P(X_j < c_j) <= e^logBeta (a lower count: each e_j of {@link #regions}), with {@code upper} true
+     * the least c_j with P(X_j > c_j) <= e^logBeta (an upper one).
      */
-    static long[] excess(long fixed, double[] from, double[] to, double logBeta) {
-        long[] d = new long[from.length];
-        for (int j = 0; j < from.length; j++) {
-            double p = Math.min(1, from[j] - to[j]);
+    static long[] chernoffCounts(long fixed, double[] a, double[] b, double logBeta, boolean upper) {
+        long[] c = new long[a.length];
+        for (int j = 0; j < a.length; j++) {
+            double p = Math.min(1, a[j] - b[j]);
             if (p <= 0 || fixed < 1) {
                 continue;
             }
-            long lo = (long) Math.floor(fixed * p);
-            long hi = fixed;
+            long lo = upper ? (long) Math.floor(fixed * p) : 0;
+            long hi = upper ? fixed : (long) Math.floor(fixed * p);
             while (lo < hi) {
-                long mid = lo + (hi - lo) / 2;
-                if (DirectionSum.logBinomialTail(fixed, p, mid + 1, true) <= logBeta) {
-                    hi = mid;
+                if (upper) {
+                    long mid = lo + (hi - lo) / 2;
+                    if (DirectionSum.logBinomialTail(fixed, p, mid + 1, true) <= logBeta) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
                 } else {
-                    lo = mid + 1;
+                    long mid = lo + (hi - lo + 1) / 2;
+                    if (DirectionSum.logBinomialTail(fixed, p, mid - 1, false) <= logBeta) {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
                 }
             }
-            d[j] = lo;
+            c[j] = lo;
         }
-        return d;
+        return c;
     }
 
-    /** ln of an upper bound on the chance that some category's Binomial(fixed, from_j - to_j) passes its count d_j of {@link #excess}. */
-    static double excessTail(long fixed, double[] from, double[] to, long[] d) {
+    /**
+     * ln of an upper bound on the chance that some X_j of {@link #chernoffCounts} misses its count c_j (falls below it, or with
+     * {@code upper} passes it): the sum of the Chernoff tails.
+     */
+    static double chernoffMiss(long fixed, double[] a, double[] b, long[] c, boolean upper) {
         double s = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < from.length; j++) {
-            double p = Math.min(1, from[j] - to[j]);
-            if (p > 0 && fixed >= 1 && d[j] < fixed) {
-                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, p, d[j] + 1, true));
-            }
-        }
-        return Math.min(0, s);
-    }
-
-    /** ln of an upper bound on P(E_j < e_j for some j), E_j ~ Binomial(fixed, w_j - q_j): the sum of the Chernoff tails. */
-    static double tail(long fixed, double[] q, double[] w, long[] e) {
-        double s = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < q.length; j++) {
-            if (e[j] > 0) {
-                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, Math.min(1, w[j] - q[j]), e[j] - 1, false));
+        for (int j = 0; j < a.length; j++) {
+            double p = Math.min(1, a[j] - b[j]);
+            if (p > 0 && fixed >= 1 && (upper ? c[j] < fixed : c[j] > 0)) {
+                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, p, upper ? c[j] + 1 : c[j] - 1, upper));
             }
         }
         return Math.min(0, s);
