@@ -2,6 +2,8 @@ package org.privacybounds.jobs.common;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.font.FontRenderContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -519,6 +521,16 @@ public final class Plots {
         }
     }
 
+    /** The title's font, smaller (down to 9 points) where the title would be wider than {@code width} pixels and cut at both edges. */
+    static Font titleFont(Font font, String title, int width) {
+        FontRenderContext frc = new FontRenderContext(null, true, true);
+        Font f = font;
+        while (f.getSize2D() > 9 && f.getStringBounds(title, frc).getWidth() > width) {
+            f = f.deriveFont(f.getSize2D() - 1);
+        }
+        return f;
+    }
+
     private static boolean labelled(Axis a, Set<Double> seen) {
         for (double t : a.ticks()) {
             boolean found = false;
@@ -540,6 +552,7 @@ public final class Plots {
         XYChart chart = new XYChartBuilder().width(wide ? 1200 : 1000).height(600).title(f.title()).xAxisTitle(f.x().title())
                 .yAxisTitle(f.y().title()).build();
         var st = chart.getStyler();
+        st.setChartTitleFont(titleFont(st.getChartTitleFont(), f.title(), chart.getWidth() - 20));
         // many series: the legend to the right, one entry per line, so it never covers the plot
         st.setLegendPosition(wide ? Styler.LegendPosition.OutsideE : Styler.LegendPosition.OutsideS);
         st.setChartBackgroundColor(Color.WHITE);

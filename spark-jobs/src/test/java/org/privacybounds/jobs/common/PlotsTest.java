@@ -33,6 +33,17 @@ class PlotsTest {
     }
 
     @Test
+    void aTitleWiderThanTheChartIsSetSmallerAndAShortOneIsKept() {
+        java.awt.Font font = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 14);
+        java.awt.font.FontRenderContext frc = new java.awt.font.FontRenderContext(null, true, true);
+        String longTitle = "Smoothed DP of the sampling-histogram mechanism: votes of president_2020_states_three_way.csv, eta = 0.998 (hull of Pi)";
+        assertTrue(font.getStringBounds(longTitle, frc).getWidth() > 800, "the case needs a title wider than the chart");
+        java.awt.Font fitted = Plots.titleFont(font, longTitle, 800);
+        assertTrue(fitted.getSize2D() < 14 && fitted.getStringBounds(longTitle, frc).getWidth() <= 800, "size " + fitted.getSize2D());
+        assertEquals(14, Plots.titleFont(font, "Figure 1", 800).getSize2D(), 0);
+    }
+
+    @Test
     void stepsAreOneTwoFiveAndWholeDecadesOnLogAxes() {
         assertEquals(20, Plots.niceStep(140, true));
         assertEquals(1, Plots.niceStep(1.4, true));
