@@ -552,7 +552,12 @@ public final class Plots {
         XYChart chart = new XYChartBuilder().width(wide ? 1200 : 1000).height(600).title(f.title()).xAxisTitle(f.x().title())
                 .yAxisTitle(f.y().title()).build();
         var st = chart.getStyler();
-        st.setChartTitleFont(titleFont(st.getChartTitleFont(), f.title(), chart.getWidth() - 20));
+        // XChart centres the title over the plot, which a legend to the right narrows: the title is fitted to the chart less
+        // that legend's width (its longest entry, line and paddings)
+        FontRenderContext frc = new FontRenderContext(null, true, true);
+        double legend = !wide ? 0 : f.series().stream().mapToDouble(s -> st.getLegendFont().getStringBounds(s.name(), frc).getWidth()).max().orElse(0)
+                + st.getLegendSeriesLineLength() + 4 * st.getLegendPadding() + 20;
+        st.setChartTitleFont(titleFont(st.getChartTitleFont(), f.title(), (int) (chart.getWidth() - legend - 20)));
         // many series: the legend to the right, one entry per line, so it never covers the plot
         st.setLegendPosition(wide ? Styler.LegendPosition.OutsideE : Styler.LegendPosition.OutsideS);
         st.setChartBackgroundColor(Color.WHITE);

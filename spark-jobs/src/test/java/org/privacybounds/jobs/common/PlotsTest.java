@@ -43,6 +43,36 @@ class PlotsTest {
         assertEquals(14, Plots.titleFont(font, "Figure 1", 800).getSize2D(), 0);
     }
 
+    /**
+     * XChart centres the title over the plot, which a legend beside it narrows: with the three-category sweep's title and its
+     * ten long legend entries the saved picture has ink in its title band but none in the first or last three columns there
+     * (the title was cut at the left edge before it was fitted to the chart less its legend).
+     */
+    @Test
+    void aLongTitleOverAPlotNarrowedByItsLegendIsNotCut(@TempDir Path tmp) throws Exception {
+        String title = "Smoothed DP of the sampling-histogram mechanism: votes of president_2020_states_three_way.csv, eta = 0.998 (hull of Pi)";
+        Plots.Builder b = Plots.figure(title).x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta_SDP (log scale)", Plots.Scale.LOG10);
+        for (int i = 0; i < 10; i++) {
+            b.add(new Plots.Series("eps = " + (i + 0.5) + " (upper bound where bounded)", new double[] {1e4, 1e7}, new double[] {-i, -10 - 7 * i},
+                    i % 2 == 1, Plots.color(i)));
+        }
+        Path png = tmp.resolve("t.png");
+        b.save(png);
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
+        int white = Color.WHITE.getRGB();
+        boolean ink = false;
+        for (int y = 0; y < 30; y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+                boolean edge = x < 3 || x >= img.getWidth() - 3;
+                if (img.getRGB(x, y) != white) {
+                    assertTrue(!edge, "ink at the edge, column " + x + ", row " + y);
+                    ink = true;
+                }
+            }
+        }
+        assertTrue(ink, "the title is drawn");
+    }
+
     @Test
     void stepsAreOneTwoFiveAndWholeDecadesOnLogAxes() {
         assertEquals(20, Plots.niceStep(140, true));
