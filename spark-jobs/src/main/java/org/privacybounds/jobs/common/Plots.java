@@ -521,7 +521,11 @@ public final class Plots {
         }
     }
 
-    /** The title's font, smaller (down to 9 points) where the title would be wider than {@code width} pixels and cut at both edges. */
+    /** The least and the most pixels the y axis's labels and title take left of the plot (for fitting the title). */
+    static final int Y_AXIS_MIN = 40;
+    static final int Y_AXIS_MAX = 120;
+
+    /** The title's font, smaller (down to 9 points) where the title would be wider than {@code width} pixels (XChart would cut it). */
     static Font titleFont(Font font, String title, int width) {
         FontRenderContext frc = new FontRenderContext(null, true, true);
         Font f = font;
@@ -552,12 +556,14 @@ public final class Plots {
         XYChart chart = new XYChartBuilder().width(wide ? 1200 : 1000).height(600).title(f.title()).xAxisTitle(f.x().title())
                 .yAxisTitle(f.y().title()).build();
         var st = chart.getStyler();
-        // XChart centres the title over the plot, which a legend to the right narrows: the title is fitted to the chart less
-        // that legend's width (its longest entry, line and paddings)
+        // XChart centres the title over the plot, not the chart: with the plot from x0 (after the y axis, Y_AXIS_MIN to
+        // Y_AXIS_MAX pixels) to the chart's width W less a legend to its right (L: its longest entry, line and paddings), a
+        // title of width t stays inside if t <= x0 + W - L (left edge) and t <= W - x0 + L (right edge)
         FontRenderContext frc = new FontRenderContext(null, true, true);
         double legend = !wide ? 0 : f.series().stream().mapToDouble(s -> st.getLegendFont().getStringBounds(s.name(), frc).getWidth()).max().orElse(0)
                 + st.getLegendSeriesLineLength() + 4 * st.getLegendPadding() + 20;
-        st.setChartTitleFont(titleFont(st.getChartTitleFont(), f.title(), (int) (chart.getWidth() - legend - 20)));
+        double room = Math.min(Y_AXIS_MIN + chart.getWidth() - legend, chart.getWidth() - Y_AXIS_MAX + legend) - 20;
+        st.setChartTitleFont(titleFont(st.getChartTitleFont(), f.title(), (int) room));
         // many series: the legend to the right, one entry per line, so it never covers the plot
         st.setLegendPosition(wide ? Styler.LegendPosition.OutsideE : Styler.LegendPosition.OutsideS);
         st.setChartBackgroundColor(Color.WHITE);

@@ -15,6 +15,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -44,15 +46,19 @@ class PlotsTest {
     }
 
     /**
-     * XChart centres the title over the plot, which a legend beside it narrows: with the three-category sweep's title and its
-     * ten long legend entries the saved picture has ink in its title band but none in the first or last three columns there
-     * (the title was cut at the left edge before it was fitted to the chart less its legend).
+     * XChart centres the title over the plot, which a legend beside it narrows and the y axis moves right: with the
+     * three-category sweep's title and its ten long legend entries (legend to the right), and a longer title over three (legend
+     * below), the saved picture has ink in its title band but none in the first or last three columns there (the first was cut
+     * at the left edge before the title was fitted to the chart less its legend, the second at the right before the y axis's
+     * allowance).
      */
-    @Test
-    void aLongTitleOverAPlotNarrowedByItsLegendIsNotCut(@TempDir Path tmp) throws Exception {
-        String title = "Smoothed DP of the sampling-histogram mechanism: votes of president_2020_states_three_way.csv, eta = 0.998 (hull of Pi)";
+    @ParameterizedTest
+    @ValueSource(ints = {10, 3})
+    void aLongTitleOverAPlotNarrowedByItsLegendIsNotCut(int count, @TempDir Path tmp) throws Exception {
+        String title = "Smoothed DP of the sampling-histogram mechanism: votes of president_2020_states_three_way.csv, eta = 0.998 (hull of Pi)"
+                + (count < 6 ? ", sampled without replacement" : "");
         Plots.Builder b = Plots.figure(title).x("n (records)", Plots.Scale.LINEAR).logXIfWide().y("delta_SDP (log scale)", Plots.Scale.LOG10);
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < count; i++) {
             b.add(new Plots.Series("eps = " + (i + 0.5) + " (upper bound where bounded)", new double[] {1e4, 1e7}, new double[] {-i, -10 - 7 * i},
                     i % 2 == 1, Plots.color(i)));
         }
