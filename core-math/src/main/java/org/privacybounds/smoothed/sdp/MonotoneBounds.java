@@ -658,9 +658,11 @@ public final class MonotoneBounds {
             List<long[]> narrower = new ArrayList<>();
             List<Upper> bandBounds = new ArrayList<>();
             for (long[] band : bands) {
-                Upper b = known.containsKey(band) ? known.get(band)
-                        : vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, each, logLower, cache, logDp);
-                evaluations += known.containsKey(band) ? 0 : b.evaluations;
+                Upper b = known.get(band);
+                if (b == null) {
+                    b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, each, logLower, cache, logDp);
+                    evaluations += b.evaluations;
+                }
                 bandBounds.add(b);
             }
             known.clear();
@@ -755,14 +757,15 @@ public final class MonotoneBounds {
         // Multinomial(lo, v) >= X - B, B ~ Multinomial(n - lo, v), each B_j at most b_j but with a chance that leaves the
         // DP delta e^-30 below the lower bound
         double logMissB = Math.min(0, logLower - logDp - 30) - Math.log(own.length);
-        long[] b = chernoffCounts(pair.n() - lo, own, new double[own.length], logMissB, true);
+        double[] none = new double[own.length];
+        long[] b = chernoffCounts(pair.n() - lo, own, none, logMissB, true);
         long[] down = new long[own.length];
         for (int j = 0; j < own.length; j++) {
             down[j] = -b[j];
         }
         Upper fail = lo == pair.n() ? new Upper(Double.NEGATIVE_INFINITY, 0, 0)
                 : shifted(pair, own, down, eps, source, options.share(VERTEX_FAIL_SHARE), logLower, cache);
-        double logFail = Math.min(logDp, LogMath.logAdd(fail.log, chernoffMiss(pair.n() - lo, own, new double[own.length], b, true) + logDp));
+        double logFail = Math.min(logDp, LogMath.logAdd(fail.log, chernoffMiss(pair.n() - lo, own, none, b, true) + logDp));
         double logBeta = Math.min(0, logLower + Math.log(1e-8) - logFail) - Math.log(2.0 * own.length);
         AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
         Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache);
