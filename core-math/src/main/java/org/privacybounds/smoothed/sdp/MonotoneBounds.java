@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -667,19 +668,8 @@ public final class MonotoneBounds {
             }
             known.clear();
             // as the others below: a few bands above are bounded again on more of the budget before they are split
-            long bandsAbove = bandBounds.stream().filter(b -> b.log > logLower).count();
-            if (bandsAbove > 0 && bandsAbove <= RETRY_REGIONS) {
-                Options closer = options.share(Math.min(RETRY_FACTOR * eachShare, RETRY_SHARE / bandsAbove));
-                for (int i = 0; i < bands.size(); i++) {
-                    if (bandBounds.get(i).log > logLower) {
-                        Upper b = vertexBound(pair, split, v, bands.get(i)[0], bands.get(i)[1], at[v], eps, source, closer, logLower, cache, logDp);
-                        evaluations += b.evaluations;
-                        if (b.log < bandBounds.get(i).log) {
-                            bandBounds.set(i, b);
-                        }
-                    }
-                }
-            }
+            evaluations += boundAgain(bands, bandBounds, logLower, options, eachShare,
+                    (band, closer) -> vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, closer, logLower, cache, logDp));
             for (int i = 0; i < bands.size(); i++) {
                 long[] band = bands.get(i);
                 Upper b = bandBounds.get(i);
@@ -702,18 +692,9 @@ public final class MonotoneBounds {
             // before it is split: a split's parts start their cells afresh on shifted points, each on a smaller share (the 2020
             // states at n = 1e5, eps 0.5: two regions of five above, split into 14 that all stayed above, a log10 gap of 0.0067;
             // bounded again, both came below, 2.5e-4). Where most lie above, v's own region binds and neither would help.
-            long above = bounds.stream().filter(b -> b.log > logLower).count();
-            if (!last && above > 0 && above <= RETRY_REGIONS) {
-                Options closer = options.share(Math.min(RETRY_FACTOR * eachShare, RETRY_SHARE / above));
-                for (int i = 0; i < bounds.size(); i++) {
-                    if (bounds.get(i).log > logLower) {
-                        Upper b = leafBound(pair, q, split, others.get(i), eps, source, closer, logLower, cache, logDp);
-                        evaluations += b.evaluations;
-                        if (b.log < bounds.get(i).log) {
-                            bounds.set(i, b);
-                        }
-                    }
-                }
+            if (!last) {
+                evaluations += boundAgain(others, bounds, logLower, options, eachShare,
+                        (r, closer) -> leafBound(pair, q, split, r, eps, source, closer, logLower, cache, logDp));
             }
             List<AssignmentRegions.Region> again = new ArrayList<>();
             for (int i = 0; i < others.size(); i++) {
@@ -770,6 +751,31 @@ public final class MonotoneBounds {
         AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
         Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache);
         return new Upper(LogMath.logAdd(u.log, moved.logTail() + logFail), u.cells + fail.cells, u.evaluations + fail.evaluations);
+    }
+
+    /**
+     * Where at most {@value #RETRY_REGIONS} of {@code bounds} (one for each region) lie above the lower bound, each of those
+     * regions is bounded again on {@value #RETRY_FACTOR} times {@code eachShare} of a side, at most {@value #RETRY_SHARE}
+     * of a side for them all, and the smaller bound kept in its place; returns the evaluations it took.
+     */
+    private static <R> int boundAgain(List<R> regions, List<Upper> bounds, double logLower, Options options, double eachShare,
+            BiFunction<R, Options, Upper> bound) {
+        long above = bounds.stream().filter(b -> b.log > logLower).count();
+        if (above == 0 || above > RETRY_REGIONS) {
+            return 0;
+        }
+        Options closer = options.share(Math.min(RETRY_FACTOR * eachShare, RETRY_SHARE / above));
+        int evaluations = 0;
+        for (int i = 0; i < bounds.size(); i++) {
+            if (bounds.get(i).log > logLower) {
+                Upper b = bound.apply(regions.get(i), closer);
+                evaluations += b.evaluations;
+                if (b.log < bounds.get(i).log) {
+                    bounds.set(i, b);
+                }
+            }
+        }
+        return evaluations;
     }
 
     /** The share of a region's budget {@link #vertexBound} spends on what delta is where its counts miss. */
