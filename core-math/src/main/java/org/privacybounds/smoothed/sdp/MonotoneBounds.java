@@ -86,6 +86,11 @@ public final class MonotoneBounds {
             return new Options(relativeGain, budget, Math.max(termsPerSide, budget * Math.max(1, terms)), directTerms);
         }
 
+        /** The same with the direction sums' terms of {@code whole}. */
+        Options withDirectTerms(Options whole) {
+            return new Options(relativeGain, maxEvaluations, termsPerSide, whole.directTerms);
+        }
+
         /** The same with {@code share} of the terms (and evaluations) of a side, and of the direction sums' terms. */
         Options share(double share) {
             return new Options(relativeGain, (int) Math.max(1, maxEvaluations * share), termsPerSide * share, directTerms * share);
@@ -110,14 +115,25 @@ public final class MonotoneBounds {
     static final double RETRY_SHARE = 1.0 / 3;
 
     /**
+     * Exact direction sums ({@link #logThinnedPair}) the regions may take in their last round, each up to a side's
+     * {@link Options#directTerms}: one for the lower bound's vertex's region and the rest for the bands above the lower bound
+     * (the highest first), each beside its cells (a quarter of its budget again; the bands on {@value #RETRY_SHARE} of a side).
+     */
+    public static final int REGION_DIRECT_SUMS = 2;
+
+    /**
      * The most of a side's budget the regions of assignments take ({@link #regions}), where they run: a third for the lower
      * bound's vertex's region in each of its rounds but the last, a whole side in its last, two thirds for the others over all
      * rounds, and a third in each round but the last for bounding a few of them again; and for the bands cut off where the
      * lower bound's vertex holds at least half the records, a third in each round but the last for those its halvings bound
-     * at once and a third in every round for bounding a few of them again.
+     * at once and a third in every round for bounding a few of them again; beside the last round's exact direction sums
+     * ({@link #REGION_DIRECT_SUMS}, counted apart), a quarter of a side for v's region's other planes and, for each band, a
+     * third of a side and a quarter of that.
      */
     public static final double REGIONS_SHARE = REFINE_ROUNDS / 3.0 + 1 + 2.0 / 3 + REFINE_ROUNDS * RETRY_SHARE
-            + REFINE_ROUNDS * AssignmentRegions.HALVING_SHARE + (REFINE_ROUNDS + 1) * RETRY_SHARE;
+            + REFINE_ROUNDS * AssignmentRegions.HALVING_SHARE + (REFINE_ROUNDS + 1) * RETRY_SHARE
+            + 0.25 + (REGION_DIRECT_SUMS - 1) * 1.25 * RETRY_SHARE;
+
 
     /**
      * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
@@ -599,13 +615,17 @@ public final class MonotoneBounds {
         List<long[]> bands = new ArrayList<>();
         // the bands bounded already in this round (where a halving cut them off), by identity
         Map<long[], Upper> known = new java.util.IdentityHashMap<>();
+        int directLeft = REGION_DIRECT_SUMS;
         for (int round = 0; round <= REFINE_ROUNDS && (onVertex != null || !others.isEmpty() || !bands.isEmpty()) && worst < logGiveUp; round++) {
             boolean last = round == REFINE_ROUNDS;
             if (onVertex != null) {
                 long half = k / 2;
                 boolean closing = last || half < 1;
                 Options share = options.share(closing ? 1 : 1.0 / 3);
-                Upper first = 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp)
+                // in its last bound, v's region also from its pair's directions at thinned shares (one of REGION_DIRECT_SUMS)
+                boolean direct = closing && 2 * k <= n && directLeft > 0;
+                directLeft -= direct ? 1 : 0;
+                Upper first = 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp, direct)
                         : leafBound(pair, q, split, onVertex, eps, source, share, logLower, cache, logDp);
                 cells += first.cells;
                 evaluations += first.evaluations;
@@ -670,6 +690,24 @@ public final class MonotoneBounds {
             // as the others below: a few bands above are bounded again on more of the budget before they are split
             evaluations += boundAgain(bands, bandBounds, logLower, options, eachShare,
                     (band, closer) -> vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, closer, logLower, cache, logDp));
+            if (last) {
+                // the bands kept above the lower bound, the highest first, also from their pair's directions (the rest of
+                // REGION_DIRECT_SUMS)
+                List<Integer> order = IntStream.range(0, bands.size()).filter(i -> bandBounds.get(i).log > logLower).boxed()
+                        .sorted((x, y) -> Double.compare(bandBounds.get(y).log, bandBounds.get(x).log)).toList();
+                for (int i : order) {
+                    if (directLeft <= 0) {
+                        break;
+                    }
+                    directLeft--;
+                    Upper b = vertexBound(pair, split, v, bands.get(i)[0], bands.get(i)[1], at[v], eps, source,
+                            options.share(RETRY_SHARE).withDirectTerms(options), logLower, cache, logDp, true);
+                    evaluations += b.evaluations;
+                    if (b.log < bandBounds.get(i).log) {
+                        bandBounds.set(i, b);
+                    }
+                }
+            }
             for (int i = 0; i < bands.size(); i++) {
                 long[] band = bands.get(i);
                 Upper b = bandBounds.get(i);
@@ -735,6 +773,16 @@ public final class MonotoneBounds {
      */
     static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
             PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
+        return vertexBound(pair, split, v, lo, hi, own, eps, source, options, logLower, cache, logDp, false);
+    }
+
+    /**
+     * {@link #vertexBound(PairDivergence, AssignmentRegions, int, long, long, double[], double, PairSource, Options, double, Map, double)}
+     * with the moved counts' bound from {@link #shifted(PairDivergence, double[], long[], double, PairSource, Options, double, Map, boolean)}
+     * with {@code direct}.
+     */
+    static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
+            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp, boolean direct) {
         // Multinomial(lo, v) >= X - B, B ~ Multinomial(n - lo, v), each B_j at most b_j but with a chance that leaves the
         // DP delta e^-30 below the lower bound
         double logMissB = Math.min(0, logLower - logDp - 30) - Math.log(own.length);
@@ -749,7 +797,7 @@ public final class MonotoneBounds {
         double logFail = Math.min(logDp, LogMath.logAdd(fail.log, chernoffMiss(pair.n() - lo, own, none, b, true) + logDp));
         double logBeta = Math.min(0, logLower + Math.log(1e-8) - logFail) - Math.log(2.0 * own.length);
         AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
-        Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache);
+        Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache, direct);
         return new Upper(LogMath.logAdd(u.log, moved.logTail() + logFail), u.cells + fail.cells, u.evaluations + fail.evaluations);
     }
 
@@ -816,10 +864,89 @@ public final class MonotoneBounds {
      */
     static Upper shifted(PairDivergence pair, double[] q, long[] shift, double eps, PairSource source, Options options, double logLower,
             Map<Long, double[]> cache) {
-        List<PlaneCells.Plane> planes = planes(q, shift, new ArrayList<>());
+        return shifted(pair, q, shift, eps, source, options, logLower, cache, false);
+    }
+
+    /**
+     * {@link #shifted(PairDivergence, double[], long[], double, PairSource, Options, double, Map)}; with {@code direct} (sampling
+     * without replacement) also the plane of the two smallest moved means bounded over all of G's law by its pair's directions
+     * summed exactly at thinned shares ({@link #logThinnedPair}), the cells covering the other planes on a quarter of the
+     * budget beside it, and the smaller of the two bounds kept: the cells' corners leave a gap that grows with n (the 2020
+     * states at the national n and eps 0.5, 168,661 records off Florida: 0.091 in log10 above the lower bound, from the
+     * directions 6.1e-4).
+     */
+    static Upper shifted(PairDivergence pair, double[] q, long[] shift, double eps, PairSource source, Options options, double logLower,
+            Map<Long, double[]> cache, boolean direct) {
+        List<int[]> categories = new ArrayList<>();
+        List<PlaneCells.Plane> planes = planes(q, shift, categories);
         double[][] tilt = new double[planes.size()][];
         double[] scale = tilts(pair, eps, source, planes, tilt);
-        return cells(pair, eps, source, planes, tilt, options.forTerms(scale[1]), scale[0], logLower, cache, Double.NEGATIVE_INFINITY, null);
+        Options side = options.forTerms(scale[1]);
+        Upper all = cells(pair, eps, source, planes, tilt, side, scale[0], logLower, cache, Double.NEGATIVE_INFINITY, null);
+        if (!direct || pair.mechanism().sampling() != Sampling.WITHOUT_REPLACEMENT || !(logLower > Double.NEGATIVE_INFINITY)) {
+            return all;
+        }
+        double[] means = new double[q.length];
+        for (int j = 0; j < q.length; j++) {
+            means[j] = pair.n() * q[j] + shift[j];
+        }
+        int main = smallestPlane(categories, means);
+        double logMain = logThinnedPair(pair, q, shift, categories.get(main), eps, options, logLower, all.log);
+        if (!(logMain < all.log)) {
+            return all;
+        }
+        List<PlaneCells.Plane> rest = new ArrayList<>(planes);
+        rest.remove(main);
+        Upper beside = cells(pair, eps, source, rest, dropRow(tilt, main), side.share(0.25), scale[0], logLower, cache, logMain,
+                categories.get(main));
+        Upper kept = beside.log < all.log ? beside : all;
+        return new Upper(kept.log, kept.cells, all.evaluations + beside.evaluations, kept.directPlane);
+    }
+
+    /**
+     * ln of an upper bound on E[pair(G_r + s_r, G_c + s_c)] over all of G's law (G ~ Multinomial(n; q, undecided); the condition
+     * that r, c are the two smallest counts dropped), {@code rc} = {r, c}, from the pair's two directions summed exactly
+     * ({@link PairDirections}) at thinned shares: each record of r (of c) leaves for the rest with chance theta_r (theta_c), so
+     * the thinned law Y is Multinomial(n; q_r (1 - theta_r), q_c (1 - theta_c), rest), and where at least d_j = max(0, -s_j)
+     * records of each category j left, Y lies at or below G + s in both counts and pair(G + s) <= pair(Y) (the pair does not
+     * fall as a count falls; a count raised only lowers it, so a positive s_j is dropped). The records that left r are
+     * Binomial(n, q_r theta_r); theta_j is the least (by bisection) whose Chernoff chance to fall below d_j is at most 1e-10 of
+     * the lower bound over the DP delta, and that chance times the DP delta is added. +infinity where not done, or where the
+     * directions lie above {@code logWanted}.
+     */
+    static double logThinnedPair(PairDivergence pair, double[] q, long[] shift, int[] rc, double eps, Options options, double logLower,
+            double logWanted) {
+        long n = pair.n();
+        double logDp = pair.mechanism().logDpDelta(n);
+        double logMiss = Math.min(0, logLower + Math.log(1e-10) - logDp) - Math.log(2);
+        double[] p = new double[2];
+        double miss = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < 2; i++) {
+            int j = rc[i];
+            long d = Math.max(0, -shift[j]);
+            p[i] = q[j];
+            if (d == 0) {
+                continue;
+            }
+            if (DirectionSum.logBinomialTail(n, q[j], d - 1, false) > logMiss) {
+                return Double.POSITIVE_INFINITY; // even every record of j leaving may fall short
+            }
+            double lo = 0;
+            double hi = 1;
+            for (int it = 0; it < 60; it++) {
+                double mid = (lo + hi) / 2;
+                if (DirectionSum.logBinomialTail(n, q[j] * mid, d - 1, false) <= logMiss) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            p[i] = q[j] * (1 - hi);
+            miss = LogMath.logAdd(miss, DirectionSum.logBinomialTail(n, q[j] * hi, d - 1, false));
+        }
+        double logPair = PairDirections.logUpper(pair.mechanism(), n, p[0], p[1], eps, options.termsPerSide() / 40, options.directTerms() / 40,
+                logLower, logWanted, false);
+        return LogMath.logAdd(logPair, miss + logDp);
     }
 
     /**

@@ -87,6 +87,15 @@ final class PairDirections {
      */
     static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double directRows,
             double logFloor, double logWanted) {
+        return logUpper(mechanism, n, pa, pb, eps, maxRows, directRows, logFloor, logWanted, true);
+    }
+
+    /**
+     * The same; with {@code refine} false neither the boxes of one record along the pair ({@link ShiftBoxes}) nor the tilted
+     * levels run (where the bound moves many records anyway, they would not narrow it).
+     */
+    static double logUpper(SamplingHistogramMechanism mechanism, long n, double pa, double pb, double eps, double maxRows, double directRows,
+            double logFloor, double logWanted, boolean refine) {
         long sampleSize = mechanism.sampleSize();
         if (!(pa > 0 && pb > 0 && pa + pb < 1) || n > Integer.MAX_VALUE || n - sampleSize < 1) {
             return Double.POSITIVE_INFINITY;
@@ -116,7 +125,7 @@ final class PairDirections {
         dir[major] = Math.min(dir[major], direction.log(major, true, moved));
         // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
         double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
-        boolean worth = dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
+        boolean worth = refine && dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
         // where the records moved cost more than 1e-6, first the boxes try to show the larger direction its own largest
         // neighbour along the pair (ShiftBoxes): there it needs no record moved at all, the direction summed as it is
         Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0);

@@ -149,6 +149,10 @@ public final class SmoothedRunner {
                 + " added); the regions with at least half the records on vertex %d from that vertex's own multinomial instead, each count"
                 + " moved down by the records that may leave the vertex and up by the extra shares of those that must (Chernoff counts"
                 + " again, their chance to miss times the value with every record off the vertex lost kept at 1e-8 of the lower bound);"
+                + " in the last round that vertex's region and the band highest above the lower bound also with the pair of the two"
+                + " smallest moved means bounded over all of the law by its two directions summed exactly at thinned shares (each record"
+                + " of a count moved down leaves with a chance that moves at least the shift but with a Chernoff chance of 1e-10 of the"
+                + " lower bound over the DP delta, that chance times the DP delta added), where that is smaller;"
                 + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
                 + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound",
@@ -247,7 +251,8 @@ public final class SmoothedRunner {
      * evaluations where that takes longer (each timed by {@link #pairSeconds}, the dearest eps's cost), and the evaluations before
      * the refinement; for the lower bound's assignment from above, its share of a side or its own least 300; for the regions of
      * assignments, their share or four regions' least 300 each; for the main plane's boxes of one record along the pair and for
-     * the two exact direction sums, their shares (sampling without replacement). Nothing where a vertex
+     * the two exact direction sums (and the regions' {@link MonotoneBounds#REGION_DIRECT_SUMS}), their shares (sampling without
+     * replacement). Nothing where a vertex
      * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
@@ -265,8 +270,10 @@ public final class SmoothedRunner {
         double regions = lowerSet.size() < 2 ? 0 : Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each);
         // the boxes that show the upper side's main direction its own largest neighbour (without replacement only)
         double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
-        // the two exact direction sums (the lower side's and the upper side's main plane's), without replacement only
-        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? 2 * directSeconds(epsilons, workSeconds, seconds) : 0;
+        // the two exact direction sums (the lower side's and the upper side's main plane's), and the regions' in their last
+        // round, without replacement only
+        int sums = 2 + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGION_DIRECT_SUMS);
+        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? sums * directSeconds(epsilons, workSeconds, seconds) : 0;
         return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
     }
 
