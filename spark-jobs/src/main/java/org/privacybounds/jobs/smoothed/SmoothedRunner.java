@@ -173,7 +173,7 @@ public final class SmoothedRunner {
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
         double side = sideSeconds(eps.length, workSeconds, refineSeconds);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
-                side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side) / SECONDS_PER_TERM);
+                side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side, directSums(lowerSet)) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -272,8 +272,8 @@ public final class SmoothedRunner {
         double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
         // the two exact direction sums (the lower side's and the upper side's main plane's), and the regions' in their last
         // round, without replacement only
-        int sums = 2 + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGION_DIRECT_SUMS);
-        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? sums * directSeconds(epsilons, workSeconds, seconds) : 0;
+        int sums = directSums(lowerSet);
+        double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? sums * directSeconds(epsilons, workSeconds, seconds, sums) : 0;
         return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
     }
 
@@ -294,12 +294,20 @@ public final class SmoothedRunner {
     private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE;
 
     /**
-     * Core-seconds of each of the two exact direction sums per eps: {@link MonotoneBounds#DIRECT_SHARE} sides, or where
-     * {@code workSeconds} binds, a quarter of the tenth {@link #sideSeconds} spares (at n = 300 under --max-work 20 the sides had
-     * shrunk to a third when the sums' share came out of theirs, for sums that take milliseconds there).
+     * Core-seconds of each of the {@code sums} exact direction sums per eps ({@link #directSums}): {@link MonotoneBounds#DIRECT_SHARE}
+     * sides, or where {@code workSeconds} binds, their share of half the tenth {@link #sideSeconds} spares (at n = 300 under
+     * --max-work 20 the sides had shrunk to a third when the sums' share came out of theirs, for sums that take milliseconds there).
      */
-    static double directSeconds(int epsilons, double workSeconds, double sideSeconds) {
-        return Math.min(MonotoneBounds.DIRECT_SHARE * sideSeconds, 0.025 * workSeconds / epsilons);
+    static double directSeconds(int epsilons, double workSeconds, double sideSeconds, int sums) {
+        return Math.min(MonotoneBounds.DIRECT_SHARE * sideSeconds, 0.05 * workSeconds / (epsilons * sums));
+    }
+
+    /**
+     * Exact direction sums per eps: the lower side's and the upper side's main plane's, and where the regions of assignments run
+     * (two or more vertices) theirs ({@link MonotoneBounds#REGION_DIRECT_SUMS}).
+     */
+    static int directSums(DistributionSet lowerSet) {
+        return 2 + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGION_DIRECT_SUMS);
     }
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */
