@@ -34,9 +34,9 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * the other counts) from above times the pair at its lower corner ({@link PlaneCells}); the cells of every plane are refined
  * together where they can lower the bound most. The plane of G's two smallest shares (their pair is the two smallest counts
  * about always) is bounded instead over all of G's law by its pair's two directions summed exactly ({@link PairDirections}),
- * where that comes within {@link #DIRECT_GAP} of the lower bound: cells reach 1e-6 only point by point where the pair changes
- * fast, the sums do not depend on that. Where one vertex attains the smallest shares of the two smallest categories,
- * G's law of those two counts is that vertex's, and the two sides close as the cells are refined.
+ * where that comes within {@link #DIRECT_TRY} of the lower bound (the smaller of that and the cells kept): cells reach 1e-6 only
+ * point by point where the pair changes fast, the sums do not depend on that. Where one vertex attains the smallest shares of
+ * the two smallest categories, G's law of those two counts is that vertex's, and the two sides close as the cells are refined.
  *
  * <p><b>Lower bound, one assignment.</b> Every record on one vertex v: delta_SDP is at least E[delta(H)],
  * H ~ Multinomial(n, p_v), and that is at least {@code sum over cells C of P((H_a, H_b) in C) pair(upper corner of C)}
@@ -409,6 +409,15 @@ public final class MonotoneBounds {
      */
     static final double DIRECT_GAP = 1e-3;
 
+    /**
+     * The upper side sums that plane by its pair's directions ({@link #DIRECT_GAP}) wherever they come within this (in ln) of
+     * the lower bound, the cells then on all of the side's budget beside them unless they come within {@link #DIRECT_GAP}, the
+     * smaller kept: where many records are lost the thinning's records cost more than {@link #DIRECT_GAP}, and the cells can
+     * cost more still (one vertex (0.75, 0.15, 0.10), n = 3e5, 5 % lost, eps 1: the directions left a log10 gap of 0.0043, the
+     * cells 0.015, which stood where the directions were given up at {@link #DIRECT_GAP}; 36 s against 34 s).
+     */
+    static final double DIRECT_TRY = 0.1;
+
     /** The upper bound of one eps: ln of it, its cells and evaluations. */
     record Upper(double log, int cells, int evaluations, int[] directPlane, long[] fixed) {
         Upper(double log, int cells, int evaluations) {
@@ -448,11 +457,11 @@ public final class MonotoneBounds {
         double logMain = pair.mechanism().sampling() == Sampling.WITHOUT_REPLACEMENT && logLower > Double.NEGATIVE_INFINITY
                 ? PairDirections.logUpper(pair.mechanism(), n, planes.get(main).pr(), planes.get(main).pc(), eps, options.termsPerSide() / 40,
                         options.directTerms() / 40,
-                        logLower, logLower + DIRECT_GAP)
+                        logLower, logLower + DIRECT_TRY)
                 : Double.POSITIVE_INFINITY;
         Upper direct = null;
         Options forAll = side;
-        if (logMain < logDp && logMain - logLower <= DIRECT_GAP) {
+        if (logMain < logDp && logMain - logLower <= DIRECT_TRY) {
             List<PlaneCells.Plane> rest = new ArrayList<>(planes);
             rest.remove(main);
             // (on a quarter of the side's budget: where the two smallest shares are the pair about always, the other planes
@@ -461,7 +470,7 @@ public final class MonotoneBounds {
                     categories.get(main));
             // where it comes close, every plane's cells still run on a quarter of the budget: the records moved by thinning cost
             // the same at any budget, and where few are lost the cells leave less (one vertex, n = 1e4, 20 lost, eps 0.5: the
-            // directions left a log10 gap of 1.6e-4, the cells 6.2e-7)
+            // directions left a log10 gap of 1.6e-4, the cells 6.2e-7); where it does not, on all of it
             forAll = direct.log - logLower <= DIRECT_GAP ? side.share(0.25) : side;
         }
         Upper all = cells(pair, eps, source, planes, tilt, forAll, scale[0], logLower, cache, Double.NEGATIVE_INFINITY, null);

@@ -893,6 +893,26 @@ class MonotoneBoundsTest {
         assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-8, b.toString());
     }
 
+    @Test
+    void whereManyAreLostTheDirectionsAreKeptFartherFromTheLowerBound() {
+        // one vertex, n = 20,000, 1,000 lost, eps 1, a budget of 1e7 terms a side: the boxes of one record do not fit in it, so
+        // the directions' records moved by thinning leave more than DIRECT_GAP (0.0093 in ln), less than DIRECT_TRY; summed
+        // beside the cells they are kept, a log10 gap of 0.0040 measured where the cells alone had left 0.49
+        int n = 20_000;
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 19_000);
+        PairDivergence pair = new PairDivergence(mech, n);
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 20_000, 1e7);
+        MonotoneBounds.Bounds b = MonotoneBounds.of(pair, set(new double[][] {{0.60, 0.25, 0.15}}), new double[] {1}, MonotoneBounds.local(pair),
+                options, x -> { })[0];
+        double directions = PairDirections.logUpper(mech, n, 0.15, 0.25, 1, 1e7 / 40, 1e7 / 40 * MonotoneBounds.DIRECT_SHARE, b.logLower(),
+                Double.POSITIVE_INFINITY);
+        assertTrue(directions - b.logLower() > MonotoneBounds.DIRECT_GAP && directions - b.logLower() < MonotoneBounds.DIRECT_TRY,
+                directions + " " + b);
+        assertArrayEquals(new int[] {1, 2}, b.upperDirectPlane(), b.toString());
+        assertTrue(b.logUpper() <= directions + 1e-9, b + " against the directions' " + directions);
+        assertTrue(b.lowerByDirection() && b.log10Gap() > 0 && b.log10Gap() < 0.005, b.toString());
+    }
+
     /**
      * The issue hull at n = 5,000 (10 lost), eps 0.5: its smallest shares of categories 1 and 2 (0.40, 0.42) come from different
      * vertices, and G alone lets category 2 fall below category 1, which no assignment near the lower bound's vertex (0.40, 0.52,
