@@ -400,12 +400,12 @@ public final class MonotoneBounds {
     }
 
     /**
-     * The upper side bounds the plane of G's two smallest shares by its pair's directions summed exactly ({@link PairDirections})
-     * where that comes within this (in ln) of the lower bound, every plane's cells then running on a quarter of the budget
-     * beside it (the smaller bound kept): the records moved by thinning (6 to 23) cost what they cost whatever the work, while the
-     * cells narrow with it (on the issue hull with 0.2 % lost the directions came within 3e-5 in log10 at n = 1e6 and are kept;
-     * at n = 1e4, 20 lost, not within this on the hull, and the cells stay; on its third vertex alone within it, and the cells
-     * are kept).
+     * The upper side bounds the plane of G's two smallest shares by its pair's directions summed exactly ({@link PairDirections},
+     * where they come within {@link #DIRECT_TRY} of the lower bound); where that comes within this (in ln), every plane's cells
+     * run on only a quarter of the budget beside it (the smaller bound kept): the records moved by thinning (6 to 23) cost what
+     * they cost whatever the work, while the cells narrow with it (on the issue hull with 0.2 % lost the directions came within
+     * 3e-5 in log10 at n = 1e6 and are kept; at n = 1e4, 20 lost, not within this on the hull, and the cells stay; on its third
+     * vertex alone within it, and the cells are kept).
      */
     static final double DIRECT_GAP = 1e-3;
 
