@@ -134,7 +134,6 @@ public final class MonotoneBounds {
             + REFINE_ROUNDS * AssignmentRegions.HALVING_SHARE + (REFINE_ROUNDS + 1) * RETRY_SHARE
             + 0.25 + (REGION_DIRECT_SUMS - 1) * 1.25 * RETRY_SHARE;
 
-
     /**
      * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
      * own largest neighbour along the pair ({@link ShiftBoxes}), where that runs (sampling without replacement, the directions
