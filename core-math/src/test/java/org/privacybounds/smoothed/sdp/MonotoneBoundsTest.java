@@ -801,18 +801,24 @@ class MonotoneBoundsTest {
         double[] q = {0.3, 0.25, 0.45};
         long[][] shifts = {{0, 0, 0}, {-30, -10, 0}, {-5, -60, 0}, {12, -40, 0}};
         double logDp = mech.logDpDelta(n);
+        int[] lo = {(int) (n * q[0] - 9 * Math.sqrt(n * q[0])), (int) (n * q[1] - 9 * Math.sqrt(n * q[1]))};
+        int[] hi = {(int) (n * q[0] + 9 * Math.sqrt(n * q[0])), (int) (n * q[1] + 9 * Math.sqrt(n * q[1]))};
+        int[] from = {lo[0] - 30, lo[1] - 60};
         for (double eps : new double[] {1, 3}) {
+            // the pair at every shifted point, each evaluated once (the shifts' windows overlap)
+            double[][] shifted = new double[hi[0] + 12 - from[0] + 1][hi[1] - from[1] + 1];
+            for (int x = from[0]; x <= hi[0] + 12; x++) {
+                for (int y = from[1]; y <= hi[1]; y++) {
+                    shifted[x - from[0]][y - from[1]] = x >= 1 && y >= 1 && x + y <= n ? Math.min(logDp, pair.log(x, y, eps)[0]) : logDp;
+                }
+            }
             for (long[] s : shifts) {
                 LogSumExp exact = new LogSumExp();
-                int[] lo = {(int) (n * q[0] - 9 * Math.sqrt(n * q[0])), (int) (n * q[1] - 9 * Math.sqrt(n * q[1]))};
-                int[] hi = {(int) (n * q[0] + 9 * Math.sqrt(n * q[0])), (int) (n * q[1] + 9 * Math.sqrt(n * q[1]))};
                 for (int a = lo[0]; a <= hi[0]; a++) {
                     for (int b = lo[1]; b <= hi[1]; b++) {
                         double logP = LogGamma.value(n + 1.0) - LogGamma.value(a + 1.0) - LogGamma.value(b + 1.0) - LogGamma.value(n - a - b + 1.0)
                                 + a * Math.log(q[0]) + b * Math.log(q[1]) + (n - a - b) * Math.log(q[2]);
-                        long x = a + s[0];
-                        long y = b + s[1];
-                        exact.add(logP + (x >= 1 && y >= 1 && x + y <= n ? Math.min(logDp, pair.log(x, y, eps)[0]) : logDp));
+                        exact.add(logP + shifted[(int) (a + s[0]) - from[0]][(int) (b + s[1]) - from[1]]);
                     }
                 }
                 double bound = MonotoneBounds.logThinnedPair(pair, q, s, new int[] {0, 1}, eps,
