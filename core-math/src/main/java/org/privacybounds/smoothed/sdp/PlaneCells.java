@@ -727,9 +727,11 @@ final class PlaneCells {
      * share u of it (rounding: the vertex's own law, whose shares sum to 1): given (x, y) and none of the N = n - x - y other
      * records in u, the first is Binomial(N, its share of the two) and the second N minus it, so both reach where the first
      * lies in [t_1, N - t_2]: a binomial range over every N of the sub-row, at its lower corner's thresholds, plus the chance
-     * N u / rest that some record is in u. The product of the two chances (negative association) had counted the joint chance
-     * of three tied counts up to 1.3 to 2 times where the pair's larger count lies near the others (one vertex (0.3, 0.3, 0.3,
-     * 0.1) at n = 1e5, eps 1: log10 gap 0.064, now 0.0011). Where the two do not fill the rest (G's undecided share), 0.
+     * N u / rest that some record is in u. The product of the two chances (negative association) lies far above the joint
+     * chance where the pair's larger count is near the others' (with a threshold at half of N, about 1/4 against the chance of
+     * one binomial value), so with three tied shares the cells had stayed above the value at any refinement (one vertex (0.3,
+     * 0.3, 0.3, 0.1) at n = 1e5, eps 1: log10 gap 0.064, now 0.0011). Where the two do not fill the rest (G's undecided
+     * share), 0.
      */
     private static double logBothReach(long n, long s0, long s1, long c0, long c1, double[] others, double restShare, int[][] ties) {
         double u = Math.max(0, restShare - others[0] - others[1]);

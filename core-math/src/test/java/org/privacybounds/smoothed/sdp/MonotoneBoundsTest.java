@@ -849,8 +849,8 @@ class MonotoneBoundsTest {
     /**
      * Three tied larger shares, one vertex (0.3, 0.3, 0.3, 0.1): the plane of categories 1 and 4 counts only the outcomes where
      * the other two counts both come after its own, and those two fill the rest, so that chance is one binomial range. The
-     * product of their two chances, used before, lies up to 2 times above it where the three counts are close, at any
-     * refinement: at n = 60 with 6 lost (every histogram's delta summed for the value) the upper bound had stayed 0.062 (log10)
+     * product of their two chances, used before, lies far above it where the three counts are close, at any refinement: at
+     * n = 60 with 6 lost (every histogram's delta summed for the value) the upper bound had stayed 0.062 (log10)
      * above the value at each eps, and now lies 1e-11 above it.
      */
     @Test
