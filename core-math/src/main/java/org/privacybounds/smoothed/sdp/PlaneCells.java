@@ -32,8 +32,8 @@ import org.privacybounds.numeric.LogSumExp;
  * Binomial(n - x - y, q_k / (1 - p_r - p_c)); over a cell its probability of reaching {@code max(x, y)} (plus one where the
  * tie goes to the plane's count) is largest at the cell's lower corner, and the chance that all of them do is at most the
  * product of these (multinomial counts are negatively associated: Joag-Dev and Proschan, "Negative Association of Random
- * Variables, with Applications", 1983); where two other counts fill the rest, at most their joint chance, one binomial range
- * ({@link #logBothReach}).
+ * Variables, with Applications", 1983); with two other counts, near a tie at most their joint chance, given their sum one
+ * binomial range ({@link #logBothReach}).
  *
  * <p>Cell probabilities: conditioning on X_r (or on X_c where the cell is narrower in c, roles swapped), X_c given X_r = x is Binomial(n - x, p_c / (1 - p_r)),
  * whose CDF grows with x; a cell is cut into {@value #SUB_ROWS} sub-rows {@code [s0, s1]}, over each of which
@@ -710,9 +710,11 @@ final class PlaneCells {
                     cdfs += 4;
                 }
                 down += miss >= 1 ? Double.NEGATIVE_INFINITY : Math.log1p(-miss);
-                if (others.length == 2 && free > Double.NEGATIVE_INFINITY) {
-                    up = Math.min(up, free + logBothReach(n, s0, s1, c0, c1, others, restShare, ties));
-                    cdfs += 2;
+                // near a tie of the two with the pair's larger count (the product between e^-40 and 0.999), their joint chance
+                if (others.length == 2 && up - free < -1e-3 && up - free > -40) {
+                    int[] more = {0};
+                    up = Math.min(up, free + logBothReach(n, s0, s1, c0, c1, others, restShare, ties, more));
+                    cdfs += more[0];
                 }
             }
             above.add(up);
@@ -723,27 +725,61 @@ final class PlaneCells {
 
     /**
      * ln of an upper bound on the chance that both of two other counts reach their thresholds ({@code max(x + t_r, y + t_c)}, see
-     * {@link #logCellProbabilities}) for some (x, y) of the sub-row [s0, s1] x [c0, c1], where they fill the rest but for a
-     * share u of it (rounding: the vertex's own law, whose shares sum to 1): given (x, y) and none of the N = n - x - y other
-     * records in u, the first is Binomial(N, its share of the two) and the second N minus it, so both reach where the first
-     * lies in [t_1, N - t_2]: a binomial range over every N of the sub-row, at its lower corner's thresholds, plus the chance
-     * N u / rest that some record is in u. The product of the two chances (negative association) lies far above the joint
-     * chance where the pair's larger count is near the others' (with a threshold at half of N, about 1/4 against the chance of
-     * one binomial value), so with three tied shares the cells had stayed above the value at any refinement (one vertex (0.3,
-     * 0.3, 0.3, 0.1) at n = 1e5, eps 1: log10 gap 0.064, now 0.0011). Where the two do not fill the rest (G's undecided
-     * share), 0.
+     * {@link #logCellProbabilities}) for some (x, y) of the sub-row [s0, s1] x [c0, c1]. Given (x, y), their sum S is
+     * Binomial(N, their share of the rest), N = n - x - y (all of N where they fill the rest, a vertex's own law, but where
+     * one of the N records falls in the rounding of its shares' sum), and given S the first is Binomial(S, its share of the
+     * two) and the second S minus it, so both reach where the first lies in [t_1, S - t_2]. Over bands of S (each about half a standard deviation of the
+     * first, within 8 of S's own around its mean, and the two tails beyond), each band's chance over every N of the sub-row
+     * times that range's chance over every S of the band, at the lower corner's thresholds. The product of the two chances
+     * (negative association) lies far above this where the pair's larger count is near the others' (with thresholds at half
+     * of S, about 1/4 against the chance of one binomial value), so with three tied shares the cells had stayed above the
+     * value at any refinement (one vertex (0.3, 0.3, 0.3, 0.1) at n = 1e5, eps 1: log10 gap 0.064, now 0.0011). {@code cdfs}
+     * gets the CDFs it took.
      */
-    private static double logBothReach(long n, long s0, long s1, long c0, long c1, double[] others, double restShare, int[][] ties) {
-        double u = Math.max(0, restShare - others[0] - others[1]);
+    private static double logBothReach(long n, long s0, long s1, long c0, long c1, double[] others, double restShare, int[][] ties, int[] cdfs) {
         long nMax = n - s0 - c0;
-        if (u > 1e-12 * restShare || nMax < 0 || others[0] + others[1] <= 0) {
-            return nMax < 0 ? Double.NEGATIVE_INFINITY : 0;
+        if (nMax < 0) {
+            return Double.NEGATIVE_INFINITY;
         }
-        long reach1 = Math.max(s0 + ties[0][0], c0 + ties[0][1]);
-        long reach2 = Math.max(s0 + ties[1][0], c0 + ties[1][1]);
-        double share = Math.min(1, others[0] / (others[0] + others[1]));
-        double joint = logBetweenUpper(Math.max(0, n - s1 - c1), nMax, share, reach1, nMax - reach2);
-        return u > 0 ? LogMath.logAdd(joint, Math.log(nMax * u / restShare)) : joint;
+        long nMin = Math.max(0, n - s1 - c1);
+        long reach1 = Math.max(0, Math.max(s0 + ties[0][0], c0 + ties[0][1]));
+        long reach2 = Math.max(0, Math.max(s0 + ties[1][0], c0 + ties[1][1]));
+        double both = others[0] + others[1];
+        if (!(both > 0)) {
+            return 0;
+        }
+        double share = Math.min(1, others[0] / both);
+        // shares that sum to 1 leave a rest u of rounding: S is N but where one of the N records is in u (chance N u / rest)
+        double pS = restShare <= 0 || both >= restShare * (1 - 1e-12) ? 1 : both / restShare;
+        if (pS >= 1) {
+            cdfs[0] += 2;
+            double u = restShare - both;
+            double joint = logBetweenUpper(nMin, nMax, share, reach1, nMax - reach2);
+            return u > 0 ? Math.min(0, LogMath.logAdd(joint, Math.log(nMax * u / restShare))) : joint;
+        }
+        long least = reach1 + reach2;
+        double mean = nMax * pS;
+        double sd = Math.sqrt(nMax * pS * (1 - pS));
+        long bottom = Math.max(least, (long) Math.floor(mean - 8 * sd));
+        long top = Math.min(nMax, (long) Math.ceil(mean + 8 * sd));
+        if (bottom > top) {
+            cdfs[0] += 2;
+            return logBetweenUpper(nMin, nMax, pS, least, nMax);
+        }
+        long width = Math.max(1, Math.max((long) (0.5 * Math.sqrt(mean * share * (1 - share))), (top - bottom + 1) / 64));
+        LogSumExp sum = new LogSumExp();
+        sum.add(logBetweenUpper(nMin, nMax, pS, least, bottom - 1));
+        sum.add(logBetweenUpper(nMin, nMax, pS, top + 1, nMax));
+        for (long lo = bottom; lo <= top; lo += width) {
+            long hi = Math.min(top, lo + width - 1);
+            double band = logBetweenUpper(nMin, nMax, pS, lo, hi);
+            if (band > Double.NEGATIVE_INFINITY) {
+                sum.add(band + logBetweenUpper(lo, hi, share, reach1, hi - reach2));
+            }
+            cdfs[0] += 4;
+        }
+        cdfs[0] += 4;
+        return Math.min(0, sum.log());
     }
 
     /**

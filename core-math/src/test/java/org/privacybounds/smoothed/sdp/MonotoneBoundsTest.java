@@ -869,6 +869,29 @@ class MonotoneBoundsTest {
         }
     }
 
+    /**
+     * The same over a hull, whose G (the smallest shares (0.3, 0.3, 0.3, 0.04)) leaves an undecided share: the two other counts
+     * of the plane of categories 1 and 4 no longer fill the rest, and their joint chance is summed over bands of their sum. At
+     * n = 40 with 4 lost (delta_SDP over every assignment, every histogram summed) the product had left the upper bound 0.035
+     * (log10) above delta_SDP at each eps; the bands leave 6.3e-5, 2.7e-5 and 2.7e-5.
+     */
+    @Test
+    void threeTiedSmallestSharesOfAHullAreCountedByTheirJointChance() {
+        int n = 40;
+        double[][] v = {{0.3, 0.3, 0.3, 0.1}, {0.32, 0.32, 0.32, 0.04}};
+        DistributionSet set = set(v);
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 36);
+        double[][] logDelta = logDeltas(mech, n, 4, EPS);
+        VertexEnumeration.Best exact = VertexEnumeration.search(n, set, logDelta, 0, n + 1);
+        PairDivergence pair = new PairDivergence(mech, n);
+        MonotoneBounds.Bounds[] b = MonotoneBounds.of(pair, set, EPS, MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), x -> { });
+        for (int e = 0; e < EPS.length; e++) {
+            String at = "eps " + EPS[e] + ": " + b[e] + " against " + exact.logDelta()[e];
+            assertTrue(b[e].logUpper() >= exact.logDelta()[e] - 1e-12 && b[e].logLower() <= exact.logDelta()[e] + 1e-12, at);
+            assertTrue(LogMath.toLog10(b[e].logUpper()) - LogMath.toLog10(exact.logDelta()[e]) < 1e-3, at);
+        }
+    }
+
     @Test
     void theLowerSideIsOneDirectionSummedOverReleasedAndLostCountsWhereThatIsLarger() {
         // a record moved out of the small category is the larger direction here: its sum lies above the cells and below the value
