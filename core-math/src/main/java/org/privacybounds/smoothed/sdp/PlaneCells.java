@@ -728,9 +728,10 @@ final class PlaneCells {
      * {@link #logCellProbabilities}) for some (x, y) of the sub-row [s0, s1] x [c0, c1]. Given (x, y), their sum S is
      * Binomial(N, their share of the rest), N = n - x - y (all of N where they fill the rest, a vertex's own law, but where
      * one of the N records falls in the rounding of its shares' sum), and given S the first is Binomial(S, its share of the
-     * two) and the second S minus it, so both reach where the first lies in [t_1, S - t_2]. Over bands of S (each about half a standard deviation of the
-     * first, within 8 of S's own around its mean, and the two tails beyond), each band's chance over every N of the sub-row
-     * times that range's chance over every S of the band, at the lower corner's thresholds. The product of the two chances
+     * two) and the second S minus it, so both reach where the first lies in [t_1, S - t_2]. Over bands of S (each about half
+     * a standard deviation of the first, within 8 of S's own around its mean, and the two tails beyond), each band's chance
+     * over every N of the sub-row times that range's chance over every S of the band, at the lower corner's thresholds
+     * (where they fill the rest, the one range over every N). The product of the two chances
      * (negative association) lies far above this where the pair's larger count is near the others' (with thresholds at half
      * of S, about 1/4 against the chance of one binomial value), so with three tied shares the cells had stayed above the
      * value at any refinement (one vertex (0.3, 0.3, 0.3, 0.1) at n = 1e5, eps 1: log10 gap 0.064, now 0.0011). {@code cdfs}
