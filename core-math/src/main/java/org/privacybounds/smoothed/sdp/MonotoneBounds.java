@@ -173,8 +173,9 @@ public final class MonotoneBounds {
      *                    bounded by two directions summed from above ({@link PairDirections}) rather than by cells; null
      *                    where the cells cover every plane
      * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}): {how many
-     *                    regions, K} (the first region holds at least n - K records on the lower bound's vertex); null where it is
-     *                    G's over every assignment at once
+     *                    regions, K, 1 where the first region is bounded by its vertex's own value ({@link VertexExchange}), else
+     *                    0} (the first region holds at least n - K records on the lower bound's vertex; K = n: every assignment
+     *                    so); null where it is G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
             int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long[] upperRegions) {
@@ -249,7 +250,8 @@ public final class MonotoneBounds {
                     && !sameWhereItMatters(smallestShares(upperSet), lowerSet.get(lo.vertex()), lo.pair(), pair.n())) {
                 // G differs from the lower bound's vertex where it matters (the hull's smallest shares of two categories from
                 // different vertices, or another count near the pair's): the regions of assignments leave that out
-                Upper split = regions(pair, upperSet, lo.vertex(), eps[e], timed, options, lo.logLower(), cache, logUpper);
+                Upper split = regions(pair, upperSet, lo.vertex(), eps[e], timed, options, lo.logLower(), cache, logUpper,
+                        Math.min(logUpper, own.log));
                 lowerEvaluations += split.evaluations;
                 if (split.log < logUpper) {
                     logUpper = Math.max(split.log, lo.logLower());
@@ -557,9 +559,14 @@ public final class MonotoneBounds {
      * v's own value): where the hull's smallest shares of two categories come from different vertices (the issue of
      * {@link #upper}'s class comment), G alone lets the two smallest be a pair no assignment near v has. Returns +infinity where no
      * such cut exists.
+     *
+     * <p>Where v has the smallest share over Pi of both of its two smallest categories, the assignments with at most K records
+     * off v are at most v's own value ({@code e^logOwn}, from above) plus a slack ({@link VertexExchange}); K is then at least
+     * the largest at which that slack stays within {@link #EXCHANGE_SHARE} of the lower bound, v's region is bounded so (and
+     * not halved), and where that K reaches n no region is needed at all.
      */
     static Upper regions(PairDivergence pair, DistributionSet vertices, int v, double eps, PairSource source, Options options,
-            double logLower, Map<Long, double[]> cache, double logGiveUp) {
+            double logLower, Map<Long, double[]> cache, double logGiveUp, double logOwn) {
         long n = pair.n();
         int l = vertices.size();
         double[] q = smallestShares(vertices);
@@ -568,10 +575,38 @@ public final class MonotoneBounds {
         }
         double logBeta = logBeta(pair, logLower, q.length);
         long cut = cut(n, q, vertices.get(v), twoSmallest(vertices.get(v)), logBeta);
+        // where v has the smallest shares of its two smallest categories over Pi, the assignments with at most `reach` records
+        // off v are at most v's own value plus a slack of EXCHANGE_SHARE of the lower bound (VertexExchange)
+        double[][] at = arrays(vertices);
+        double logDp = pair.mechanism().logDpDelta(n);
+        long reach = logOwn < Double.POSITIVE_INFINITY ? VertexExchange.reach(n, at, v, logDp, logLower + Math.log(EXCHANGE_SHARE)) : -1;
+        if (reach >= n) {
+            return new Upper(LogMath.logAdd(logOwn, VertexExchange.logSlack(n, at, v, n, logDp)), 0, 0, null, new long[] {1, n, 1});
+        }
+        cut = Math.max(cut, reach);
         if (cut < 1) {
             return new Upper(Double.POSITIVE_INFINITY, 0, 0);
         }
-        return regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache, logGiveUp);
+        return regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache, logGiveUp, logOwn, reach);
+    }
+
+    /** Half of v's region's K, but not below {@code reach} where that lies below K (at least 1 record). */
+    private static long halve(long k, long reach) {
+        return reach >= 1 && reach < k ? Math.max(reach, k / 2) : k / 2;
+    }
+
+    /**
+     * The share of the lower bound that {@link VertexExchange}'s slack may add to v's own value: where it is at most this, the
+     * assignments near v are bounded by v's value from above.
+     */
+    static final double EXCHANGE_SHARE = 1e-9;
+
+    private static double[][] arrays(DistributionSet vertices) {
+        double[][] at = new double[vertices.size()][];
+        for (int w = 0; w < at.length; w++) {
+            at[w] = vertices.get(w);
+        }
+        return at;
     }
 
     /** ln of the chance each moved count of {@link #regions} may miss: a 1e-8 share of the lower bound over the DP delta, per category. */
@@ -593,16 +628,23 @@ public final class MonotoneBounds {
      */
     static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
             double logLower, Map<Long, double[]> cache, double logGiveUp) {
+        return regions(pair, vertices, v, cut, logBeta, eps, source, options, logLower, cache, logGiveUp, Double.POSITIVE_INFINITY, -1);
+    }
+
+    /**
+     * {@link #regions(PairDivergence, DistributionSet, int, long, double, double, PairSource, Options, double, Map, double)}
+     * where the assignments with at most {@code reach} records off v are at most {@code e^logOwn} (v's own value from above)
+     * plus {@link VertexExchange}'s slack: v's region, once its K is at most that, is bounded so and not halved.
+     */
+    static Upper regions(PairDivergence pair, DistributionSet vertices, int v, long cut, double logBeta, double eps, PairSource source, Options options,
+            double logLower, Map<Long, double[]> cache, double logGiveUp, double logOwn, long reach) {
         long n = pair.n();
         int l = vertices.size();
         double[] q = smallestShares(vertices);
         if (l < 2 || cut < 0 || cut >= n || Arrays.stream(q).anyMatch(x -> x <= 0)) {
             throw new IllegalArgumentException("regions need two or more vertices with every smallest share above 0 and a cut in [0, n)");
         }
-        double[][] at = new double[l][];
-        for (int w = 0; w < l; w++) {
-            at[w] = vertices.get(w);
-        }
+        double[][] at = arrays(vertices);
         double[] slopes = slopes(pair, at[v], eps, source);
         AssignmentRegions split = new AssignmentRegions(n, at, logBeta, slopes[0], slopes[1]);
         List<AssignmentRegions.Region> leaves = split.partition(v, cut, MAX_REGIONS);
@@ -616,6 +658,7 @@ public final class MonotoneBounds {
         // states' hull at the national n and eps 2, a third of a side left it 0.72 decades above the lower bound, a whole side 0.04
         AssignmentRegions.Region onVertex = leaves.get(0);
         long k = cut;
+        boolean exchanged = false;
         double worst = Double.NEGATIVE_INFINITY;
         int kept = 0;
         List<AssignmentRegions.Region> others = new ArrayList<>(leaves.subList(1, leaves.size()));
@@ -627,17 +670,21 @@ public final class MonotoneBounds {
         for (int round = 0; round <= REFINE_ROUNDS && (onVertex != null || !others.isEmpty() || !bands.isEmpty()) && worst < logGiveUp; round++) {
             boolean last = round == REFINE_ROUNDS;
             if (onVertex != null) {
-                long half = k / 2;
+                // (halved, but not below the exchange's reach: below it v's region is bounded by v's own value)
+                long half = halve(k, reach);
                 boolean closing = last || half < 1;
                 Options share = options.share(closing ? 1 : 1.0 / 3);
-                // in its last bound, v's region also from its pair's directions at thinned shares (one of REGION_DIRECT_SUMS)
-                boolean direct = closing && 2 * k <= n && directLeft > 0;
+                // v's region by v's own value where the exchange reaches it (no halving then: its bound holds v's value), else
+                // in its last bound also from its pair's directions at thinned shares (one of REGION_DIRECT_SUMS)
+                exchanged = k <= reach;
+                boolean direct = !exchanged && closing && 2 * k <= n && directLeft > 0;
                 directLeft -= direct ? 1 : 0;
-                Upper first = 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp, direct)
+                Upper first = exchanged ? new Upper(LogMath.logAdd(logOwn, VertexExchange.logSlack(n, at, v, k, logDp)), 0, 0)
+                        : 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp, direct)
                         : leafBound(pair, q, split, onVertex, eps, source, share, logLower, cache, logDp);
                 cells += first.cells;
                 evaluations += first.evaluations;
-                if (first.log - logLower > 2 * options.relativeGain() && !closing) {
+                if (first.log - logLower > 2 * options.relativeGain() && !closing && !exchanged) {
                     // halved, and again while each band a halving cuts off is excluded (bounded below the lower bound at once, on
                     // a region's share) and v's law puts v's region still above: where few records leave v the bands are v's law
                     // with few counts moved, and K can fall by many halvings in one round (4 vertices at n = 1e6: K stayed at
@@ -648,7 +695,7 @@ public final class MonotoneBounds {
                     double perProxy = excess / Math.max(1e-300, (2 * k <= n ? split.vertexProxy(v, n - k, n) : onVertex.proxy()) - own);
                     // a round's halvings share a third of a side, each band as much as the most halvings K allows
                     Options bandShare = options.share(AssignmentRegions.HALVING_SHARE / Math.max(1, 64 - Long.numberOfLeadingZeros(k)));
-                    for (int h = 0; h < MAX_HALVINGS && half >= 1; h++) {
+                    for (int h = 0; h < MAX_HALVINGS && half >= 1 && k > reach; h++) {
                         if (h > 0 && perProxy * (split.vertexProxy(v, n - half, n) - own) <= 2 * options.relativeGain()) {
                             break;
                         }
@@ -662,7 +709,7 @@ public final class MonotoneBounds {
                         }
                         onVertex = split.relax(split.with(onVertex.atLeast(), v, n - half, false));
                         k = half;
-                        half = k / 2;
+                        half = halve(k, reach);
                         if (byVertex) {
                             Upper b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, bandShare, logLower, cache, logDp);
                             evaluations += b.evaluations;
@@ -766,7 +813,7 @@ public final class MonotoneBounds {
         if (worst >= logGiveUp) {
             return new Upper(Double.POSITIVE_INFINITY, cells, evaluations);
         }
-        return new Upper(worst, cells, evaluations, null, new long[] {kept, k});
+        return new Upper(worst, cells, evaluations, null, new long[] {kept, k, exchanged ? 1 : 0});
     }
 
     /**

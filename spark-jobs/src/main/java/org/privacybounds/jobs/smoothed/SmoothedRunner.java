@@ -140,6 +140,15 @@ public final class SmoothedRunner {
     /** How an upper bound from the regions of assignments ({@link MonotoneBounds#regions}) was obtained. */
     private static String regionsHow(MonotoneBounds.Bounds x, long n) {
         long[] r = x.upperRegions();
+        String exchange = String.format(Locale.ROOT, "vertex %d has the smallest share over Pi of both of its two smallest categories, so"
+                + " moving a record onto it never lowers E[delta] where those two hold the two smallest counts (E[delta] is linear in each"
+                + " record's distribution, and delta the pair divergence of the two smallest counts, monotone in them); an assignment with"
+                + " at most K records off it is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
+                + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", x.lowerVertex() + 1);
+        if (r[2] == 1 && r[1] >= n) {
+            return "upper bound over every assignment: " + exchange.replace("at most K records off it", "any number of records off it")
+                    + "; its value from above is the lower bound's assignment's (lowerDeltaRelativeError)";
+        }
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
                 + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
@@ -155,7 +164,8 @@ public final class SmoothedRunner {
                 + " lower bound over the DP delta, that chance times the DP delta added), where that is smaller;"
                 + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
-                + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound",
+                + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound"
+                + (r[2] == 1 ? "; the first region (K = " + r[1] + ") instead by that vertex's own value: " + exchange : ""),
                 r[0], n - r[1], x.lowerVertex() + 1, x.lowerVertex() + 1, x.upperCells());
     }
 
