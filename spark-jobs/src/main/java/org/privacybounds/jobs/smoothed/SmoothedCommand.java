@@ -157,7 +157,8 @@ public final class SmoothedCommand extends BoundsCommand {
         int zero = MonotoneBounds.zeroShareVertex(lowerSet);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
                 MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n) ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
-                : zero < 0 ? "reporting certified bounds instead (estimated " + WorkLimit.duration(bounds[0]) + ")"
+                : zero < 0 ? "reporting certified bounds instead (at most about " + WorkLimit.duration(bounds[0])
+                        + " of core time, every side's budget spent; the sides often meet sooner)"
                 : "but vertex " + lowerSet.label(zero) + " has a category of share 0, so delta_SDP is the DP delta, exactly (no evaluation needed)");
         return bounds;
     }

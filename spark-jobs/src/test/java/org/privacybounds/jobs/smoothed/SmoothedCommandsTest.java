@@ -43,13 +43,14 @@ class SmoothedCommandsTest extends SparkTestSession {
         Run bounded = run(append(base, "--max-work", "6"));
         assertEquals(0, bounded.exitCode(), bounded.err());
         assertTrue(bounded.err().matches("(?s)smoothed: every assignment would take about [0-9]+ s of core time and about [0-9]+ [KM]B of driver"
-                + " memory, more than --max-work or the heap allows; reporting certified bounds instead \\(estimated [0-9]+ s\\)\n.*"), bounded.err());
+                + " memory, more than --max-work or the heap allows; reporting certified bounds instead \\(at most about [0-9]+ s of core time,"
+                + " every side's budget spent; the sides often meet sooner\\)\n.*"), bounded.err());
         // past the enumeration's reach its cost is not estimated: the notice says so (it said "forever of core time")
         Run far = run("smoothed", "--n", "200000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8",
                 "--dry-run");
         assertEquals(0, far.exitCode(), far.err());
         assertTrue(far.err().startsWith("smoothed: every assignment is out of reach at n = 200,000 (the exact enumeration runs up to n = 100,000);"
-                + " reporting certified bounds instead (estimated "), far.err());
+                + " reporting certified bounds instead (at most about "), far.err());
         // a rerun into the finished --out with other eps is refused in one line: the notice is held until a run begins (it came first)
         String into = tmp.resolve("bounded").toString();
         assertEquals(0, run(append(base, "--max-work", "6", "--out", into)).exitCode());
