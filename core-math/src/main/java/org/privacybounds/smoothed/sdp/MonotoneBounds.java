@@ -174,8 +174,8 @@ public final class MonotoneBounds {
      *                    where the cells cover every plane
      * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}): {how many
      *                    regions, K, 1 where the first region is bounded by its vertex's own value ({@link VertexExchange}), else
-     *                    0} (the first region holds at least n - K records on the lower bound's vertex; K = n: every assignment
-     *                    so); null where it is G's over every assignment at once
+     *                    0} (the first region holds at least n - K records on the lower bound's vertex); null where it is
+     *                    G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
             int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long[] upperRegions) {
@@ -562,8 +562,8 @@ public final class MonotoneBounds {
      *
      * <p>Where v has the smallest share over Pi of both of its two smallest categories, the assignments with at most K records
      * off v are at most v's own value ({@code e^logOwn}, from above) plus a slack ({@link VertexExchange}); K is then at least
-     * the largest at which that slack stays within {@link #EXCHANGE_SHARE} of the lower bound, v's region is bounded so (and
-     * not halved), and where that K reaches n no region is needed at all.
+     * the largest at which that slack stays within {@link #EXCHANGE_SHARE} of the lower bound (at most n - 1), and v's region
+     * is bounded so (and not halved).
      */
     static Upper regions(PairDivergence pair, DistributionSet vertices, int v, double eps, PairSource source, Options options,
             double logLower, Map<Long, double[]> cache, double logGiveUp, double logOwn) {
@@ -580,10 +580,7 @@ public final class MonotoneBounds {
         double[][] at = arrays(vertices);
         double logDp = pair.mechanism().logDpDelta(n);
         long reach = logOwn < Double.POSITIVE_INFINITY ? VertexExchange.reach(n, at, v, logDp, logLower + Math.log(EXCHANGE_SHARE)) : -1;
-        if (reach >= n) {
-            return new Upper(LogMath.logAdd(logOwn, VertexExchange.logSlack(n, at, v, n, logDp)), 0, 0, null, new long[] {1, n, 1});
-        }
-        cut = Math.max(cut, reach);
+        cut = Math.max(cut, Math.min(reach, n - 1));
         if (cut < 1) {
             return new Upper(Double.POSITIVE_INFINITY, 0, 0);
         }

@@ -110,6 +110,8 @@ public final class SmoothedCommand extends BoundsCommand {
     private PiOptions.Reduced reduced;
     /** Three or more categories and every assignment beyond --max-work: certified two-sided bounds instead. */
     private boolean beyond;
+    /** Core-seconds the certified bounds may take at most (every side's budget), where {@link #beyond}. */
+    private double boundsSeconds;
 
     @Override
     protected void check() {
@@ -154,6 +156,7 @@ public final class SmoothedCommand extends BoundsCommand {
         SmoothedRunner.checkBoundsN(n);
         DistributionSet lowerSet = reduced.bounded() ? reduced.inner() : hull;
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
+        boundsSeconds = bounds[0];
         int zero = MonotoneBounds.zeroShareVertex(lowerSet);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
                 MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n) ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
@@ -201,7 +204,7 @@ public final class SmoothedCommand extends BoundsCommand {
         DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
         List<SmoothedValue> values;
         List<SmoothedValue> lower;
-        Progress.phase(beyond ? "computing certified bounds" : "computing");
+        Progress.phase(beyond ? "computing certified bounds (at most about " + WorkLimit.duration(boundsSeconds) + " of core time)" : "computing");
         if (beyond) {
             List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull,
                     reduced.bounded() ? reduced.inner() : hull, eps, parts, progress, common.maxWork, pi.refineSeconds());

@@ -145,10 +145,6 @@ public final class SmoothedRunner {
                 + " record's distribution, and delta the pair divergence of the two smallest counts, monotone in them); an assignment with"
                 + " at most K records off it is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
                 + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", x.lowerVertex() + 1);
-        if (r[2] == 1 && r[1] >= n) {
-            return "upper bound over every assignment: " + exchange.replace("at most K records off it", "any number of records off it")
-                    + "; its value from above is the lower bound's assignment's (lowerDeltaRelativeError)";
-        }
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
                 + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
