@@ -1214,7 +1214,7 @@ class MonotoneBoundsTest {
     }
 
     /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
-    private static double[][] law(int[] assignment, double[][] v, int n, int lo, int hi) {
+    static double[][] law(int[] assignment, double[][] v, int n, int lo, int hi) {
         // full grid of (h1, h2) for up to n records, then restricted
         double[][] cur = new double[n + 1][n + 1];
         cur[0][0] = 1;

@@ -205,30 +205,10 @@ class VertexExchangeTest {
         assertEquals(Double.POSITIVE_INFINITY, VertexExchange.logSlack(n, v, 1, 3, logDp));
     }
 
-    /** ln E[delta(H)] of an assignment (counts per vertex), its law convolved over every histogram. */
+    /** ln E[delta(H)] of an assignment (counts per vertex), its law convolved record by record over every histogram. */
     private static double logValue(int[] assignment, double[][] v, double[] delta, CompositionIndex full) {
         int n = Arrays.stream(assignment).sum();
-        double[][] law = new double[n + 1][n + 1];
-        law[0][0] = 1;
-        int placed = 0;
-        for (int w = 0; w < assignment.length; w++) {
-            for (int i = 0; i < assignment[w]; i++) {
-                double[][] next = new double[n + 1][n + 1];
-                for (int x = 0; x <= placed; x++) {
-                    for (int y = 0; x + y <= placed; y++) {
-                        double p = law[x][y];
-                        if (p == 0) {
-                            continue;
-                        }
-                        next[x + 1][y] += p * v[w][0];
-                        next[x][y + 1] += p * v[w][1];
-                        next[x][y] += p * v[w][2];
-                    }
-                }
-                law = next;
-                placed++;
-            }
-        }
+        double[][] law = MonotoneBoundsTest.law(assignment, v, n, 0, n);
         double sum = 0;
         int[] h = new int[3];
         for (int x = 0; x <= n; x++) {
