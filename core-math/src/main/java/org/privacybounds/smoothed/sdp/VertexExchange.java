@@ -1,5 +1,11 @@
 package org.privacybounds.smoothed.sdp;
 
+import org.apache.commons.math3.analysis.UnivariateFunction;
+import org.apache.commons.math3.optim.MaxEval;
+import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
+import org.apache.commons.math3.optim.univariate.BrentOptimizer;
+import org.apache.commons.math3.optim.univariate.SearchInterval;
+import org.apache.commons.math3.optim.univariate.UnivariateObjectiveFunction;
 import org.privacybounds.numeric.LogSumExp;
 
 /**
@@ -88,33 +94,14 @@ final class VertexExchange {
     /**
      * ln of a Chernoff bound on P(R_k - R_c <= -1), R the sum of {@code onV} records drawn from vertex v and {@code off} from
      * any vertices: {@code min over lambda >= 0 of -lambda + onV ln phi_v + off ln M}, each ln phi a log moment generating function
-     * (convex in lambda, and so is the sum; the minimum found by golden-section search over [0, 60], any lambda giving a bound),
+     * (convex in lambda, and so is the sum; the minimum found by Brent's method over [0, 60], any lambda giving a bound),
      * moved up by a millionth of its size and 1e-12 for the rounding of the terms.
      */
     static double logBelow(double[][] vertices, int v, int k, int c, long onV, long off) {
-        double lo = 0;
-        double hi = 60;
-        double g = (Math.sqrt(5) - 1) / 2;
-        double x1 = hi - g * (hi - lo);
-        double x2 = lo + g * (hi - lo);
-        double f1 = exponent(vertices, v, k, c, onV, off, x1);
-        double f2 = exponent(vertices, v, k, c, onV, off, x2);
-        for (int it = 0; it < 120; it++) {
-            if (f1 <= f2) {
-                hi = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = hi - g * (hi - lo);
-                f1 = exponent(vertices, v, k, c, onV, off, x1);
-            } else {
-                lo = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = lo + g * (hi - lo);
-                f2 = exponent(vertices, v, k, c, onV, off, x2);
-            }
-        }
-        double best = Math.min(Math.min(f1, f2), exponent(vertices, v, k, c, onV, off, 0));
+        UnivariateFunction f = lambda -> exponent(vertices, v, k, c, onV, off, lambda);
+        double at = new BrentOptimizer(1e-10, 1e-12).optimize(new MaxEval(1_000), new UnivariateObjectiveFunction(f), GoalType.MINIMIZE,
+                new SearchInterval(0, 60)).getValue();
+        double best = Math.min(at, f.value(0));
         return best + 1e-6 * Math.abs(best) + 1e-12;
     }
 

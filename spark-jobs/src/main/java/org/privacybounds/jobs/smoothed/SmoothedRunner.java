@@ -140,11 +140,11 @@ public final class SmoothedRunner {
     /** How an upper bound from the regions of assignments ({@link MonotoneBounds#regions}) was obtained. */
     private static String regionsHow(MonotoneBounds.Bounds x, long n) {
         long[] r = x.upperRegions();
-        String exchange = String.format(Locale.ROOT, "vertex %d has the smallest share over Pi of both of its two smallest categories, so"
-                + " moving a record onto it never lowers E[delta] where those two hold the two smallest counts (E[delta] is linear in each"
-                + " record's distribution, and delta the pair divergence of the two smallest counts, monotone in them); an assignment with"
-                + " at most K records off it is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
-                + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", x.lowerVertex() + 1);
+        String exchange = r[2] != 1 ? "" : String.format(Locale.ROOT, "; the first region (K = %d) instead by that vertex's own value:"
+                + " vertex %d has the smallest share over Pi of both of its two smallest categories, so moving a record onto it never"
+                + " lowers E[delta] where those two hold the two smallest counts (E[delta] is linear in each record's distribution, and"
+                + " delta the pair divergence of the two smallest counts, monotone in them); an assignment with at most K records off it is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
+                + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", r[1], x.lowerVertex() + 1);
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
                 + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
@@ -161,7 +161,7 @@ public final class SmoothedRunner {
                 + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
                 + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound"
-                + (r[2] == 1 ? "; the first region (K = " + r[1] + ") instead by that vertex's own value: " + exchange : ""),
+                + exchange,
                 r[0], n - r[1], x.lowerVertex() + 1, x.lowerVertex() + 1, x.upperCells());
     }
 
