@@ -143,7 +143,8 @@ public final class SmoothedRunner {
         String exchange = r[2] != 1 ? "" : String.format(Locale.ROOT, "; the first region (K = %d) instead by that vertex's own value:"
                 + " vertex %d has the smallest share over Pi of both of its two smallest categories, so moving a record onto it never"
                 + " lowers E[delta] where those two hold the two smallest counts (E[delta] is linear in each record's distribution, and"
-                + " delta the pair divergence of the two smallest counts, monotone in them); an assignment with at most K records off it is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
+                + " delta the pair divergence of the two smallest counts, monotone in them); an assignment with at most K records off it"
+                + " is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
                 + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", r[1], x.lowerVertex() + 1);
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
