@@ -208,7 +208,7 @@ class VertexExchangeTest {
     /** ln E[delta(H)] of an assignment (counts per vertex), its law convolved record by record over every histogram. */
     private static double logValue(int[] assignment, double[][] v, double[] delta, CompositionIndex full) {
         int n = Arrays.stream(assignment).sum();
-        double[][] law = MonotoneBoundsTest.law(assignment, v, n, 0, n);
+        double[][] law = AssignmentValues.law(assignment, v, n, 0, n);
         double sum = 0;
         int[] h = new int[3];
         for (int x = 0; x <= n; x++) {
