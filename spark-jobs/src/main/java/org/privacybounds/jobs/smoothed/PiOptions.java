@@ -89,6 +89,14 @@ public final class PiOptions {
     @picocli.CommandLine.Mixin
     PrecinctSelection precincts;
 
+    /** What the source names each category (vote columns, candidates and other, a file's columns), once read; empty if none. */
+    private List<String> categoryNames = List.of();
+
+    /** The name Pi's source gives category c (counted from 0), or "category c + 1" where it gives none (--distributions). */
+    public String categoryName(int c) {
+        return c < categoryNames.size() ? categoryNames.get(c) : "category " + (c + 1);
+    }
+
     /** True when Pi comes from precinct returns, which Spark reads. */
     public boolean needsSpark() {
         return source.precincts != null;
@@ -115,6 +123,7 @@ public final class PiOptions {
         var files = PrecinctReturns.check("--distributions-from-precincts", PrecinctReturns.files("--distributions-from-precincts", source.precincts),
                 precincts.columns());
         var categories = precincts.categories();
+        categoryNames = categories.names();
         var jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         var cells = PrecinctJob.cells(jsc, files, precincts.columns(), precincts.office(), categories);
         var bad = cells.filter(c -> c.category() >= 0 && c.votes() < 0).take(1);
@@ -222,11 +231,14 @@ public final class PiOptions {
         List<String> labels = new ArrayList<>();
         if (source.file != null) {
             List<Integer> probCols = new ArrayList<>();
+            List<String> names = new ArrayList<>();
             for (int c = 0; c < cols.size(); c++) {
                 if (c != label) {
                     probCols.add(c);
+                    names.add(cols.get(c));
                 }
             }
+            categoryNames = names;
             for (int r = 0; r < csv.rows().size(); r++) {
                 String[] row = csv.rows().get(r);
                 String[] vals = new String[probCols.size()];
@@ -242,6 +254,7 @@ public final class PiOptions {
                 throw new UserInputException("--votes-columns", votesColumns, "must name two or more different columns");
             }
             int[] at = vc.stream().mapToInt(c -> csv.column("--votes-columns", c)).toArray();
+            categoryNames = vc;
             for (int r = 0; r < csv.rows().size(); r++) {
                 String[] row = csv.rows().get(r);
                 BigDecimal[] v = new BigDecimal[at.length];

@@ -162,8 +162,18 @@ public final class SmoothedCommand extends BoundsCommand {
                 MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n) ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
                 : zero < 0 ? "reporting certified bounds instead (at most about " + WorkLimit.duration(bounds[0])
                         + " of core time, every side's budget spent; the sides often meet sooner)"
-                : "but vertex " + lowerSet.label(zero) + " has a category of share 0, so delta_SDP is the DP delta, exactly (no evaluation needed)");
+                : "but vertex " + lowerSet.label(zero) + " has a share of 0 of " + pi.categoryName(firstZero(lowerSet.get(zero)))
+                        + ", so delta_SDP is the DP delta, exactly (no evaluation needed" + (pi.needsSpark()
+                                ? "; where returns spell a candidate otherwise, --alias SPELLING=CANDIDATE counts those votes)" : ")"));
         return bounds;
+    }
+
+    private static int firstZero(double[] p) {
+        int c = 0;
+        while (p[c] > 0) {
+            c++;
+        }
+        return c;
     }
 
     /** Why every assignment is beyond reach; past the enumeration's reach its cost is not estimated (infinite), and it says so. */

@@ -65,7 +65,7 @@ class SmoothedCommandsTest extends SparkTestSession {
         Run dp = run("smoothed", "--n", "20000", "--eta", "0.99", "--epsilon", "1", "--distributions", zero, "--max-work", "1", "--json");
         assertEquals(0, dp.exitCode(), dp.err());
         assertTrue(dp.err().matches("(?s)smoothed: every assignment would take about [0-9,]+ years of core time and about [0-9,]+ TB of driver memory,"
-                + " more than --max-work or the heap allows; but vertex pi3 has a category of share 0, so delta_SDP is the DP delta, exactly \\(no"
+                + " more than --max-work or the heap allows; but vertex pi3 has a share of 0 of category 3, so delta_SDP is the DP delta, exactly \\(no"
                 + " evaluation needed\\)\n.*"), dp.err());
         assertEquals(0.99, dp.json().get("results").get(0).get("delta").asDouble(), 1e-12);
         Run dpSweep = run("smoothed-sweep", "--n", "5000,20000", "--eta", "0.99", "--epsilon", "1", "--distributions", zero, "--max-work", "1",
@@ -119,6 +119,30 @@ class SmoothedCommandsTest extends SparkTestSession {
             assertEquals("[0,120,0]", b.get("lowerArgmaxAssignment").toString());
             assertTrue(b.get("method").asText().contains("(exact: every record on vertex 2 (pi2), whose category 3 has share 0"), b.get("method").asText());
         }
+    }
+
+    /**
+     * Warren county's returns spell Jo Jorgensen "Jorgensen/Cohe": read as published, Warren has no Jorgensen votes, and its
+     * share of 0 makes delta_SDP the DP delta. The notice names the candidate and --alias; with the alias the votes count.
+     */
+    @Test
+    void aCandidateSpelledOtherwiseInOneCountyIsNamedWithTheAliasThatCountsIt(@TempDir Path tmp) throws Exception {
+        Path returns = Files.createDirectories(tmp.resolve("returns"));
+        for (String county : new String[] {"warren", "fulton"}) {
+            String name = "20201103__pa__general__" + county + "__precinct.csv";
+            Files.copy(root().resolve("datasets/pa_2020_general_precincts").resolve(name), returns.resolve(name));
+        }
+        String[] args = {"smoothed", "--eta", "0.9", "--epsilon", "1", "--distributions-from-precincts", returns.toString(), "--candidates",
+            "Joseph R. Biden,Donald J. Trump,Jo Jorgensen", "--precinct-points", "county", "--no-other", "--json"};
+        Run zero = run(append(args, "--n", "100000"));
+        assertEquals(0, zero.exitCode(), zero.err());
+        assertTrue(zero.err().contains("but vertex Warren has a share of 0 of Jo Jorgensen, so delta_SDP is the DP delta, exactly (no evaluation"
+                + " needed; where returns spell a candidate otherwise, --alias SPELLING=CANDIDATE counts those votes)"), zero.err());
+        assertEquals(0.9, zero.json().get("results").get(0).get("delta").asDouble(), 1e-12);
+        Run aliased = run(append(args, "--n", "60", "--alias", "Jorgensen/Cohe=Jo Jorgensen"));
+        assertEquals(0, aliased.exitCode(), aliased.err());
+        double delta = aliased.json().get("results").get(0).get("delta").asDouble();
+        assertTrue(delta > 0 && delta < 0.9 - 1e-3, aliased.json().toString()); // 0.890 (Jorgensen at 1.7 % of Warren)
     }
 
     @Test
