@@ -168,6 +168,7 @@ public final class SmoothedCommand extends BoundsCommand {
         return bounds;
     }
 
+    /** The first category of share 0 of a vertex that has one ({@link MonotoneBounds#zeroShareVertex}). */
     private static int firstZero(double[] p) {
         int c = 0;
         while (p[c] > 0) {
