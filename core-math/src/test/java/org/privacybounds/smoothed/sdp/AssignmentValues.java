@@ -23,6 +23,7 @@ final class AssignmentValues {
     private AssignmentValues() {
     }
 
+    /** The vertices as a {@link DistributionSet}, labelled v0, v1, ... */
     static DistributionSet set(double[][] v) {
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < v.length; i++) {
@@ -90,7 +91,7 @@ final class AssignmentValues {
      * count, then the other blocks' records one by one over a window of 9 standard deviations a count around the partial sum's
      * mean. What leaves a window is dropped, so each value is at most the exact probability.
      */
-    static double[][] windowedLaw(int[] assignment, double[][] v, int n) {
+    private static double[][] windowedLaw(int[] assignment, double[][] v, int n) {
         double[][] cur = new double[n + 1][n + 1];
         double[][] next = new double[n + 1][n + 1];
         int big = 0;
@@ -146,7 +147,7 @@ final class AssignmentValues {
     }
 
     /** {i0, i1, j0, j1}: 9 standard deviations a count around the mean, within [0, used]. */
-    static int[] window(double m1, double v1, double m2, double v2, int used) {
+    private static int[] window(double m1, double v1, double m2, double v2, int used) {
         return new int[] {(int) Math.max(0, Math.floor(m1 - 9 * Math.sqrt(v1)) - 1), (int) Math.min(used, Math.ceil(m1 + 9 * Math.sqrt(v1)) + 1),
             (int) Math.max(0, Math.floor(m2 - 9 * Math.sqrt(v2)) - 1), (int) Math.min(used, Math.ceil(m2 + 9 * Math.sqrt(v2)) + 1)};
     }
