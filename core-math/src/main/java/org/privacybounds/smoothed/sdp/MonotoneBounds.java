@@ -333,12 +333,13 @@ public final class MonotoneBounds {
     }
 
     /**
-     * The first vertex of {@code lowerSet} with a category of share 0, or -1: every record on it has the DP delta as its value, so
-     * {@link #of} reports delta_SDP = the DP delta exactly, with no evaluations (see {@link VertexLowerBound#zeroShare}).
+     * {vertex, category}: the first vertex of {@code lowerSet} with a category of share 0, and its first such category; null where
+     * none has one. Every record on that vertex has the DP delta as its value, so {@link #of} reports delta_SDP = the DP delta
+     * exactly, with no evaluations (see {@link VertexLowerBound#zeroShare}).
      */
-    public static int zeroShareVertex(DistributionSet lowerSet) {
+    public static int[] zeroShare(DistributionSet lowerSet) {
         int[] z = VertexLowerBound.zeroShare(lowerSet);
-        return z == null ? -1 : z[0];
+        return z == null ? null : new int[] {z[0], z[1]};
     }
 
     /**

@@ -157,24 +157,15 @@ public final class SmoothedCommand extends BoundsCommand {
         DistributionSet lowerSet = reduced.bounded() ? reduced.inner() : hull;
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
         boundsSeconds = bounds[0];
-        int zero = MonotoneBounds.zeroShareVertex(lowerSet);
+        int[] zero = MonotoneBounds.zeroShare(lowerSet);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
                 MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n) ? "but T = n releases every record, so delta_SDP is 1, exactly (no evaluation needed)"
-                : zero < 0 ? "reporting certified bounds instead (at most about " + WorkLimit.duration(bounds[0])
+                : zero == null ? "reporting certified bounds instead (at most about " + WorkLimit.duration(bounds[0])
                         + " of core time, every side's budget spent; the sides often meet sooner)"
-                : "but vertex " + lowerSet.label(zero) + " has a share of 0 of " + pi.categoryName(firstZero(lowerSet.get(zero)))
+                : "but vertex " + lowerSet.label(zero[0]) + " has a share of 0 of " + pi.categoryName(zero[1])
                         + ", so delta_SDP is the DP delta, exactly (no evaluation needed" + (pi.needsSpark()
                                 ? "; where returns spell a candidate otherwise, --alias SPELLING=CANDIDATE counts those votes)" : ")"));
         return bounds;
-    }
-
-    /** The first category of share 0 of a vertex that has one ({@link MonotoneBounds#zeroShareVertex}). */
-    private static int firstZero(double[] p) {
-        int c = 0;
-        while (p[c] > 0) {
-            c++;
-        }
-        return c;
     }
 
     /** Why every assignment is beyond reach; past the enumeration's reach its cost is not estimated (infinite), and it says so. */

@@ -264,7 +264,7 @@ public final class SmoothedRunner {
      */
     static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
             double refineSeconds) {
-        if (MonotoneBounds.zeroShareVertex(lowerSet) >= 0 || MonotoneBounds.everyRecordReleased(sampling, sampleSize, n)) {
+        if (MonotoneBounds.zeroShare(lowerSet) != null || MonotoneBounds.everyRecordReleased(sampling, sampleSize, n)) {
             return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
         }
         double each = pairSeconds(n, sampleSize, sampling);
