@@ -202,9 +202,9 @@ final class AssignmentValues {
         LogSumExp s = new LogSumExp();
         for (int r = 0; r < index.size(); r++) {
             index.unrank(r, h);
-            double lp = org.apache.commons.numbers.gamma.LogGamma.value(n + 1.0);
+            double lp = LogGamma.value(n + 1.0);
             for (int i = 0; i < m; i++) {
-                lp -= org.apache.commons.numbers.gamma.LogGamma.value(h[i] + 1.0);
+                lp -= LogGamma.value(h[i] + 1.0);
                 if (h[i] > 0) {
                     lp += p[i] == 0 ? Double.NEGATIVE_INFINITY : h[i] * Math.log(p[i]);
                 }
