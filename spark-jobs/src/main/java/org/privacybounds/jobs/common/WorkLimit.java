@@ -30,6 +30,19 @@ public final class WorkLimit {
      * @param driverBytes estimated driver memory
      */
     public static void check(picocli.CommandLine.Model.CommandSpec spec, CommonOptions common, String options, double coreSeconds, double driverBytes) {
+        refuse(common, options, coreSeconds, driverBytes);
+        if (coreSeconds > 60 || common.verbose || common.dryRun) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "%s: %s (from %s; limit --max-work %s)%n", spec.name(), describe(coreSeconds, driverBytes), options,
+                    duration(common.maxWork));
+            spec.commandLine().getErr().flush();
+        }
+    }
+
+    /**
+     * {@link #check} without printing the estimate: for a first estimate made before the inputs are read, where the one printed
+     * comes once they are (a missing input then says so in its one error line, with no estimate before it).
+     */
+    public static void refuse(CommonOptions common, String options, double coreSeconds, double driverBytes) {
         double heap = Runtime.getRuntime().maxMemory();
         if (!(driverBytes <= HEAP_SHARE * heap)) {
             throw new UserInputException(String.format(Locale.ROOT,
@@ -40,11 +53,6 @@ public final class WorkLimit {
             throw new UserInputException(String.format(Locale.ROOT,
                     "%s: the run would take %s of core time, more than --max-work %s; reduce them, or raise --max-work (in seconds) if you mean it",
                     options, Double.isFinite(coreSeconds) ? "about " + duration(coreSeconds) : "an unbounded amount", duration(common.maxWork)));
-        }
-        if (coreSeconds > 60 || common.verbose || common.dryRun) {
-            spec.commandLine().getErr().printf(Locale.ROOT, "%s: %s (from %s; limit --max-work %s)%n", spec.name(), describe(coreSeconds, driverBytes), options,
-                    duration(common.maxWork));
-            spec.commandLine().getErr().flush();
         }
     }
 

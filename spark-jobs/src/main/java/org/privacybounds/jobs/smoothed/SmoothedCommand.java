@@ -139,7 +139,12 @@ public final class SmoothedCommand extends BoundsCommand {
             SmoothedRunner.checkBoundsN(n);
             cost = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), guess(categories), eps.length, common.maxWork, pi.refineSeconds());
         }
-        WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
+        if (reduced != null) {
+            WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
+        } else {
+            // the estimate from Pi's shape only refuses here; the one from the returns themselves is printed once they are read
+            WorkLimit.refuse(common, "--n, --epsilon and Pi", cost[0], cost[1]);
+        }
     }
 
     /**

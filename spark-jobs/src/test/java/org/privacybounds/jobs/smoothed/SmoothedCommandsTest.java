@@ -420,9 +420,12 @@ class SmoothedCommandsTest extends SparkTestSession {
                 {"smoothed", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions-from-precincts", "/nonexistent-folder",
                     "--refine-seconds", "NaN"},
                 {"smoothed-sweep", "--n", "100", "--eta", "0.9", "--epsilon", "1", "--distributions", "0.3,0.7", "--refine-seconds", "1e9"},
+                // an estimate of minutes: the missing returns are the one line, no estimate before them
+                {"smoothed", "--n", "1000000", "--lost", "2000", "--epsilon", "1", "--distributions-from-precincts", "/nonexistent-folder",
+                    "--candidates", "Joseph R. Biden,Donald J. Trump,Jo Jorgensen"},
         };
         String[] named = {"--distributions", "--distributions", "--n", "--n", "--distributions-file", "--n", "--refine-seconds", "--refine-seconds",
-            "--refine-seconds"};
+            "--refine-seconds", "--distributions-from-precincts"};
         for (int i = 0; i < cases.length; i++) {
             Run r = run(cases[i]);
             assertEquals(2, r.exitCode(), String.join(" ", cases[i]) + "\n" + r.err());
