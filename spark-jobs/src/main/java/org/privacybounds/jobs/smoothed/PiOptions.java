@@ -97,6 +97,19 @@ public final class PiOptions {
         return c < categoryNames.size() ? categoryNames.get(c) : "category " + (c + 1);
     }
 
+    /**
+     * What a user can do about a vertex with a share of 0 of category c, for the notice that says so: for precinct returns the
+     * other candidates' category is dropped by --no-other (a county's returns may list the named candidates only) and a
+     * candidate spelled otherwise in some files is counted by --alias; empty for other sources, whose shares are as given.
+     */
+    public String zeroShareHint(int c) {
+        if (!needsSpark()) {
+            return "";
+        }
+        return precincts.categories().other() && c == categoryNames.size() - 1 ? "; --no-other drops the other candidates' votes, which some returns do not list"
+                : "; where returns spell a candidate otherwise, --alias SPELLING=CANDIDATE counts those votes";
+    }
+
     /** True when Pi comes from precinct returns, which Spark reads. */
     public boolean needsSpark() {
         return source.precincts != null;

@@ -168,8 +168,7 @@ public final class SmoothedCommand extends BoundsCommand {
                 : zero == null ? "reporting certified bounds instead (at most about " + WorkLimit.duration(bounds[0])
                         + " of core time, every side's budget spent; the sides often meet sooner)"
                 : "but vertex " + lowerSet.label(zero[0]) + " has a share of 0 of " + pi.categoryName(zero[1])
-                        + ", so delta_SDP is the DP delta, exactly (no evaluation needed" + (pi.needsSpark()
-                                ? "; where returns spell a candidate otherwise, --alias SPELLING=CANDIDATE counts those votes)" : ")"));
+                        + ", so delta_SDP is the DP delta, exactly (no evaluation needed" + pi.zeroShareHint(zero[1]) + ")");
         return bounds;
     }
 

@@ -145,6 +145,20 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertTrue(delta > 0 && delta < 0.9 - 1e-3, aliased.json().toString()); // 0.890 (Jorgensen at 1.7 % of Warren)
     }
 
+    /** Chester county's returns list the three named candidates only: its "other" is 0, and the notice names --no-other. */
+    @Test
+    void aCountyWithNoOtherVotesIsNamedWithTheOptionThatDropsThem(@TempDir Path tmp) throws Exception {
+        Path returns = Files.createDirectories(tmp.resolve("returns"));
+        String name = "20201103__pa__general__chester__precinct.csv";
+        Files.copy(root().resolve("datasets/pa_2020_general_precincts").resolve(name), returns.resolve(name));
+        Run r = run("smoothed", "--eta", "0.9", "--epsilon", "1", "--n", "100000", "--distributions-from-precincts", returns.toString(), "--candidates",
+                "Joseph R. Biden,Donald J. Trump,Jo Jorgensen", "--precinct-points", "county", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("but vertex Chester has a share of 0 of other, so delta_SDP is the DP delta, exactly (no evaluation needed;"
+                + " --no-other drops the other candidates' votes, which some returns do not list)"), r.err());
+        assertEquals(0.9, r.json().get("results").get(0).get("delta").asDouble(), 1e-12);
+    }
+
     @Test
     void everyRecordReleasedBeyondExactReachIsOneOnBothSides() {
         SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver");
