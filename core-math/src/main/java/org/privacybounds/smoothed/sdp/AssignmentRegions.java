@@ -266,6 +266,63 @@ final class AssignmentRegions {
     }
 
     /**
+     * The levels of category j's extra count in a region whose relaxation moved it by e0 ({@link RegionStrata}): a part's
+     * record is residual where it is not G's (chance 1 - sum of q) and then of category j with chance at least
+     * (q^S_j - q_j) / (1 - sum of q); null if none.
+     */
+    RegionStrata.Levels strata(Region r, int j, long e0) {
+        long[][] parts = r.parts();
+        long[] records = new long[parts.length];
+        double[] extra = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            records[i] = parts[i][0];
+            extra[i] = qOf[(int) parts[i][1]][j] - q[j];
+        }
+        return RegionStrata.of(records, extra, 1 - java.util.Arrays.stream(q).sum(), j, e0, logBeta);
+    }
+
+    /**
+     * The levels of category j's extra count among the records off v of {@link #vertexShift} (at least n - hi of them), e0 its
+     * shift there: each record's draw from v and its own category share min(v, q') (q' the smallest shares off v), the rest
+     * residual (chance 1 - sum of min(v, q')), where the record's own category is j with chance at least
+     * (q'_j - v_j)_+ / (1 - sum of min(v, q')), independently of the draws given which records are residual; null if none.
+     */
+    RegionStrata.Levels vertexStrata(int v, long hi, int j, long e0, double logBeta) {
+        double[] own = vertices[v];
+        double[] rest = qOf[full ^ (1 << v)];
+        double common = 0;
+        for (int i = 0; i < own.length; i++) {
+            common += Math.min(own[i], rest[i]);
+        }
+        return RegionStrata.of(new long[] {n - hi}, new double[] {rest[j] - own[j]}, 1 - common, j, e0, logBeta);
+    }
+
+    /** ln of the chance that some count of {@link #vertexShift} other than category j's misses. */
+    double vertexTailExcept(int v, long lo, long hi, double logBeta, int j) {
+        double[] own = vertices[v];
+        double[] rest = qOf[full ^ (1 << v)].clone();
+        rest[j] = Math.min(rest[j], own[j]);
+        long[] d = MonotoneBounds.chernoffCounts(n - lo, own, qOf[full ^ (1 << v)], logBeta, true);
+        long[] e = MonotoneBounds.chernoffCounts(n - hi, rest, own, logBeta, false);
+        return Math.min(0, LogMath.logAdd(MonotoneBounds.chernoffMiss(n - lo, own, qOf[full ^ (1 << v)], d, true),
+                MonotoneBounds.chernoffMiss(n - hi, rest, own, e, false)));
+    }
+
+    /** ln of the chance that some count of {@link #shift} other than category j's misses (the sum of their Chernoff tails). */
+    double logTailExcept(Region r, int j) {
+        long[][] parts = r.parts();
+        double tail = Double.NEGATIVE_INFINITY;
+        double each = logBeta - Math.log(Math.max(1, parts.length));
+        for (long[] p : parts) {
+            double[] qs = qOf[(int) p[1]].clone();
+            qs[j] = q[j];
+            long[] part = MonotoneBounds.chernoffCounts(p[0], qs, q, each, false);
+            tail = LogMath.logAdd(tail, MonotoneBounds.chernoffMiss(p[0], qs, q, part, false));
+        }
+        return tail;
+    }
+
+    /**
      * The assignments with between {@code lo} and {@code hi} records on vertex v, from v's own law: couple each record's category
      * with a draw from v (every record's draw together X ~ Multinomial(n, v)). A record on v has its draw. A record on another
      * vertex (at most n - lo of them, at least n - hi, each with shares at least q', the smallest over the other vertices) takes

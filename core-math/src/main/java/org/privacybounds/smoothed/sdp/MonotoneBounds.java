@@ -128,11 +128,11 @@ public final class MonotoneBounds {
      * lower bound's vertex holds at least half the records, a third in each round but the last for those its halvings bound
      * at once and a third in every round for bounding a few of them again; beside the last round's exact direction sums
      * ({@link #REGION_DIRECT_SUMS}, counted apart), a quarter of a side for v's region's other planes and, for each band, a
-     * third of a side and a quarter of that.
+     * third of a side and a quarter of that; and the levels of the bounds above the lower bound ({@link LevelsBudget#SIDES}).
      */
     public static final double REGIONS_SHARE = REFINE_ROUNDS / 3.0 + 1 + 2.0 / 3 + REFINE_ROUNDS * RETRY_SHARE
             + REFINE_ROUNDS * AssignmentRegions.HALVING_SHARE + (REFINE_ROUNDS + 1) * RETRY_SHARE
-            + 0.25 + (REGION_DIRECT_SUMS - 1) * 1.25 * RETRY_SHARE;
+            + 0.25 + (REGION_DIRECT_SUMS - 1) * 1.25 * RETRY_SHARE + LevelsBudget.SIDES;
 
     /**
      * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
@@ -645,6 +645,7 @@ public final class MonotoneBounds {
         double[][] at = arrays(vertices);
         double[] slopes = slopes(pair, at[v], eps, source);
         AssignmentRegions split = new AssignmentRegions(n, at, logBeta, slopes[0], slopes[1]);
+        LevelsBudget levels = new LevelsBudget(options);
         List<AssignmentRegions.Region> leaves = split.partition(v, cut, MAX_REGIONS);
         double logDp = pair.mechanism().logDpDelta(n);
         int cells = 0;
@@ -678,8 +679,8 @@ public final class MonotoneBounds {
                 boolean direct = !exchanged && closing && 2 * k <= n && directLeft > 0;
                 directLeft -= direct ? 1 : 0;
                 Upper first = exchanged ? new Upper(LogMath.logAdd(logOwn, VertexExchange.logSlack(n, at, v, k, logDp)), 0, 0)
-                        : 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp, direct)
-                        : leafBound(pair, q, split, onVertex, eps, source, share, logLower, cache, logDp);
+                        : 2 * k <= n ? vertexBound(pair, split, v, n - k, n, at[v], eps, source, share, logLower, cache, logDp, direct, levels)
+                        : leafBound(pair, q, split, onVertex, eps, source, share, logLower, cache, logDp, null);
                 cells += first.cells;
                 evaluations += first.evaluations;
                 if (first.log - logLower > 2 * options.relativeGain() && !closing && !exchanged) {
@@ -709,7 +710,7 @@ public final class MonotoneBounds {
                         k = half;
                         half = halve(k, reach);
                         if (byVertex) {
-                            Upper b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, bandShare, logLower, cache, logDp);
+                            Upper b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, bandShare, logLower, cache, logDp, false, levels);
                             evaluations += b.evaluations;
                             if (b.log > logLower) {
                                 bands.add(band);
@@ -734,7 +735,7 @@ public final class MonotoneBounds {
             for (long[] band : bands) {
                 Upper b = known.get(band);
                 if (b == null) {
-                    b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, each, logLower, cache, logDp);
+                    b = vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, each, logLower, cache, logDp, false, levels);
                     evaluations += b.evaluations;
                 }
                 bandBounds.add(b);
@@ -742,7 +743,7 @@ public final class MonotoneBounds {
             known.clear();
             // as the others below: a few bands above are bounded again on more of the budget before they are split
             evaluations += boundAgain(bands, bandBounds, logLower, options, eachShare,
-                    (band, closer) -> vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, closer, logLower, cache, logDp));
+                    (band, closer) -> vertexBound(pair, split, v, band[0], band[1], at[v], eps, source, closer, logLower, cache, logDp, false, levels));
             if (last) {
                 // the bands kept above the lower bound, the highest first, also from their pair's directions (the rest of
                 // REGION_DIRECT_SUMS)
@@ -754,7 +755,7 @@ public final class MonotoneBounds {
                     }
                     directLeft--;
                     Upper b = vertexBound(pair, split, v, bands.get(i)[0], bands.get(i)[1], at[v], eps, source,
-                            options.share(RETRY_SHARE).withDirectTerms(options), logLower, cache, logDp, true);
+                            options.share(RETRY_SHARE).withDirectTerms(options), logLower, cache, logDp, true, levels);
                     evaluations += b.evaluations;
                     if (b.log < bandBounds.get(i).log) {
                         bandBounds.set(i, b);
@@ -775,7 +776,7 @@ public final class MonotoneBounds {
             bands = narrower;
             List<Upper> bounds = new ArrayList<>();
             for (AssignmentRegions.Region r : others) {
-                Upper b = leafBound(pair, q, split, r, eps, source, each, logLower, cache, logDp);
+                Upper b = leafBound(pair, q, split, r, eps, source, each, logLower, cache, logDp, levels);
                 evaluations += b.evaluations;
                 bounds.add(b);
             }
@@ -785,7 +786,7 @@ public final class MonotoneBounds {
             // bounded again, both came below, 2.5e-4). Where most lie above, v's own region binds and neither would help.
             if (!last) {
                 evaluations += boundAgain(others, bounds, logLower, options, eachShare,
-                        (r, closer) -> leafBound(pair, q, split, r, eps, source, closer, logLower, cache, logDp));
+                        (r, closer) -> leafBound(pair, q, split, r, eps, source, closer, logLower, cache, logDp, levels));
             }
             List<AssignmentRegions.Region> again = new ArrayList<>();
             for (int i = 0; i < others.size(); i++) {
@@ -826,7 +827,7 @@ public final class MonotoneBounds {
      */
     static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
             PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
-        return vertexBound(pair, split, v, lo, hi, own, eps, source, options, logLower, cache, logDp, false);
+        return vertexBound(pair, split, v, lo, hi, own, eps, source, options, logLower, cache, logDp, false, null);
     }
 
     /**
@@ -835,7 +836,7 @@ public final class MonotoneBounds {
      * with {@code direct}.
      */
     static Upper vertexBound(PairDivergence pair, AssignmentRegions split, int v, long lo, long hi, double[] own, double eps,
-            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp, boolean direct) {
+            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp, boolean direct, LevelsBudget budget) {
         // Multinomial(lo, v) >= X - B, B ~ Multinomial(n - lo, v), each B_j at most b_j but with a chance that leaves the
         // DP delta e^-30 below the lower bound
         double logMissB = Math.min(0, logLower - logDp - 30) - Math.log(own.length);
@@ -850,8 +851,20 @@ public final class MonotoneBounds {
         double logFail = Math.min(logDp, LogMath.logAdd(fail.log, chernoffMiss(pair.n() - lo, own, none, b, true) + logDp));
         double logBeta = Math.min(0, logLower + Math.log(1e-8) - logFail) - Math.log(2.0 * own.length);
         AssignmentRegions.Moved moved = split.vertexShift(v, lo, hi, logBeta);
-        Upper u = shifted(pair, own, moved.counts(), eps, source, options.share(1 - VERTEX_FAIL_SHARE), logLower, cache, direct);
-        return new Upper(LogMath.logAdd(u.log, moved.logTail() + logFail), u.cells + fail.cells, u.evaluations + fail.evaluations);
+        Options main = options.share(1 - VERTEX_FAIL_SHARE);
+        Upper u = shifted(pair, own, moved.counts(), eps, source, main, logLower, cache, direct);
+        Upper plain = new Upper(LogMath.logAdd(u.log, moved.logTail() + logFail), u.cells + fail.cells, u.evaluations + fail.evaluations);
+        if (budget == null || !(plain.log > logLower)) {
+            return plain;
+        }
+        // the records off v's extra of the smallest moved count in levels, as for a region
+        int j = smallestMoved(pair.n(), own, moved.counts());
+        RegionStrata.Levels s = split.vertexStrata(v, hi, j, moved.counts()[j], logBeta);
+        if (s == null || !budget.take(main, s.levels().length - 1)) {
+            return plain;
+        }
+        Upper l = levelled(pair, own, moved.counts(), s, u, split.vertexTailExcept(v, lo, hi, logBeta, j), logFail, eps, source, main, logLower, cache);
+        return new Upper(Math.min(plain.log, l.log), l.cells + fail.cells, l.evaluations + fail.evaluations);
     }
 
     /**
@@ -882,12 +895,96 @@ public final class MonotoneBounds {
     /** The share of a region's budget {@link #vertexBound} spends on what delta is where its counts miss. */
     static final double VERTEX_FAIL_SHARE = 0.05;
 
-    /** One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta. */
+    /**
+     * One region's bound: the cells of G moved by its counts plus the chance they miss times the DP delta; where that lies above
+     * the lower bound and {@code budget} (null for none) allows, also with its smallest count's extra in levels
+     * ({@link #levelled}), the smaller kept.
+     */
     private static Upper leafBound(PairDivergence pair, double[] q, AssignmentRegions split, AssignmentRegions.Region r, double eps,
-            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp) {
+            PairSource source, Options options, double logLower, Map<Long, double[]> cache, double logDp, LevelsBudget budget) {
         AssignmentRegions.Moved moved = split.shift(r);
         Upper u = shifted(pair, q, moved.counts(), eps, source, options, logLower, cache);
-        return new Upper(LogMath.logAdd(u.log, moved.logTail() + logDp), u.cells, u.evaluations);
+        Upper plain = new Upper(LogMath.logAdd(u.log, moved.logTail() + logDp), u.cells, u.evaluations);
+        if (budget == null || !(plain.log > logLower)) {
+            return plain;
+        }
+        int j = smallestMoved(pair.n(), q, moved.counts());
+        RegionStrata.Levels s = split.strata(r, j, moved.counts()[j]);
+        if (s == null || !budget.take(options, s.levels().length - 1)) {
+            return plain;
+        }
+        Upper l = levelled(pair, q, moved.counts(), s, u, split.logTailExcept(r, j), logDp, eps, source, options, logLower, cache);
+        return new Upper(Math.min(plain.log, l.log), l.cells, l.evaluations);
+    }
+
+    /**
+     * A bound above the lower bound again with its smallest moved count's extra in levels ({@link RegionStrata}): {@code law}
+     * G's shares (the hull's smallest for a region, the vertex's own for a band), {@code counts} the relaxation's shift, of which
+     * category {@code s.category()} is at {@code s.levels()[0]} already ({@code atFirst} its bound); {@code logMiss} the chance
+     * that another count misses its shift, and {@code logFail} what the pair is at most then. Each level's shift is bounded on
+     * the whole budget (a quarter of it had left the levels' cells too coarse: the 2020 states at n = 5e4, eps 0.5, a region
+     * 0.035 above the lower bound in ln where the whole budget leaves 0.0018). Its cells and evaluations count those of
+     * {@code atFirst}.
+     */
+    static Upper levelled(PairDivergence pair, double[] law, long[] counts, RegionStrata.Levels s, Upper atFirst, double logMiss,
+            double logFail, double eps, PairSource source, Options options, double logLower, Map<Long, double[]> cache) {
+        long[] e = s.levels();
+        double log = LogMath.logAdd(LogMath.logAdd(logMiss, s.logMiss()), s.logBelow()[0]) + logFail;
+        int cells = atFirst.cells;
+        int evaluations = atFirst.evaluations;
+        for (int k = 0; k < e.length; k++) {
+            Upper f = atFirst;
+            if (k > 0) {
+                long[] at = counts.clone();
+                at[s.category()] = e[k];
+                f = shifted(pair, law, at, eps, source, options, logLower, cache);
+                cells += f.cells;
+                evaluations += f.evaluations;
+            }
+            log = LogMath.logAdd(log, s.logWeight(k) + f.log);
+        }
+        return new Upper(log, cells, evaluations);
+    }
+
+    /** The category of the smallest of {@code n law + counts} (the pair's smaller count, where the levels pay most). */
+    private static int smallestMoved(long n, double[] law, long[] counts) {
+        double[] means = new double[law.length];
+        for (int i = 0; i < law.length; i++) {
+            means[i] = n * law[i] + counts[i];
+        }
+        return twoSmallest(means)[0];
+    }
+
+    /**
+     * What the levels of one call of {@link #regions} may still take ({@link #levelled}), each level on its bound's whole share;
+     * past it, bounds go without levels. Taken in the order the regions are bounded, so the result does not depend on the
+     * machine.
+     */
+    static final class LevelsBudget {
+        /** The sides of budget the levels of one call of {@link #regions} may take over all its bounds. */
+        static final double SIDES = 4;
+
+        private final double side;
+        private double left = SIDES;
+
+        LevelsBudget(Options side) {
+            this.side = side.maxEvaluations();
+        }
+
+        /** The sides left. */
+        double left() {
+            return left;
+        }
+
+        /** Takes what {@code levels} bounds on {@code options} cost, where that is left; false (nothing taken) otherwise. */
+        boolean take(Options options, int levels) {
+            double need = levels * options.maxEvaluations() / side;
+            if (need > left) {
+                return false;
+            }
+            left -= need;
+            return true;
+        }
     }
 
     /**

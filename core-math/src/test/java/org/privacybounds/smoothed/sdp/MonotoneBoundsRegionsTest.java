@@ -1,5 +1,6 @@
 package org.privacybounds.smoothed.sdp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.privacybounds.smoothed.sdp.AssignmentValues.exactValues;
 import static org.privacybounds.smoothed.sdp.AssignmentValues.set;
@@ -99,13 +100,18 @@ class MonotoneBoundsRegionsTest {
         }
         double[][][] exact = exactValues(assignments, v, n, mech, eps);
         MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
+        boolean levelled = false;
         for (int e = 0; e < eps.length; e++) {
             double logLower = exact[0][e][0]; // every record on the vertex (the first assignment)
             AssignmentRegions split = new AssignmentRegions(n, v, MonotoneBounds.logBeta(pair, logLower, 3), -1e-3, -0.1);
             for (long[] band : bands) {
-                for (boolean direct : new boolean[] {false, true}) {
+                for (int mode = 0; mode < 3; mode++) {
+                    boolean direct = mode == 1;
+                    // mode 2: with the levels of the smallest count's extra (vertex 2: the others have 0.25 of category 2 to its 0.2)
+                    MonotoneBounds.LevelsBudget levels = mode == 2 ? new MonotoneBounds.LevelsBudget(new MonotoneBounds.Options(1e-6, 40_000, 1)) : null;
                     MonotoneBounds.Upper b = MonotoneBounds.vertexBound(pair, split, on, band[0], band[1], v[on], eps[e], source,
-                            new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY), logLower, new HashMap<>(), mech.logDpDelta(n), direct);
+                            new MonotoneBounds.Options(1e-6, 4_000, Double.POSITIVE_INFINITY), logLower, new HashMap<>(), mech.logDpDelta(n), direct, levels);
+                    levelled |= levels != null && levels.left() < MonotoneBounds.LevelsBudget.SIDES;
                     for (int a = 0; a < assignments.size(); a++) {
                         if (of.get(a) == band) {
                             assertTrue(b.log() >= exact[a][e][0], "eps " + eps[e] + " band " + Arrays.toString(band) + " direct " + direct + " "
@@ -117,6 +123,48 @@ class MonotoneBoundsRegionsTest {
                     }
                 }
             }
+        }
+        assertEquals(on == 2, levelled, "levels run where the other vertices have more of the smallest count's category");
+    }
+
+    /**
+     * A region's smallest count's extra in levels ({@link RegionStrata}): exactly 1,700 of n = 2,000 records on the vertex with
+     * the least of category 3 (0.05) and 300 on the two others (0.10 and 0.12 of it), 1 % lost. The relaxation's Chernoff
+     * count keeps little of the 15 extra records of category 3 expected; the levels' bound lies below it and above the value of
+     * every assignment tried in the region (the 300 on either other vertex or split between them), each summed over its law
+     * from the mechanism itself.
+     */
+    @Test
+    void theSmallestCountsExtraInLevelsBoundsTheRegionsAssignments() {
+        int n = 2_000;
+        double[][] v = {{0.45, 0.50, 0.05}, {0.30, 0.60, 0.10}, {0.60, 0.28, 0.12}};
+        double[] q = {0.30, 0.28, 0.05};
+        SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 1_980);
+        PairDivergence pair = new PairDivergence(mech, n);
+        double logDp = mech.logDpDelta(n);
+        double[] eps = {0.5, 2};
+        List<int[]> assignments = List.of(new int[] {1_700, 300, 0}, new int[] {1_700, 0, 300}, new int[] {1_700, 150, 150});
+        double[][][] exacts = exactValues(assignments, v, n, mech, eps);
+        for (int e = 0; e < eps.length; e++) {
+            double logBeta = MonotoneBounds.logBeta(pair, exacts[0][e][0], 3);
+            AssignmentRegions split = new AssignmentRegions(n, v, logBeta, -0.01, -1);
+            long[] region = split.with(split.with(split.root(), 0, 1_700, false), 0, 1_700, true);
+            AssignmentRegions.Region r = split.relax(region);
+            AssignmentRegions.Moved moved = split.shift(r);
+            MonotoneBounds.Upper first = MonotoneBounds.shifted(pair, q, moved.counts(), eps[e], MonotoneBounds.local(pair),
+                    MonotoneBounds.Options.defaults(), Double.NEGATIVE_INFINITY, new HashMap<>());
+            double plain = LogMath.logAdd(first.log(), moved.logTail() + logDp);
+            int j = 2;
+            RegionStrata.Levels strata = split.strata(r, j, moved.counts()[j]);
+            MonotoneBounds.Upper levels = MonotoneBounds.levelled(pair, q, moved.counts(), strata, first, split.logTailExcept(r, j), logDp, eps[e],
+                    MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), Double.NEGATIVE_INFINITY, new HashMap<>());
+            int at = e;
+            double worst = Arrays.stream(exacts).mapToDouble(x -> x[at][0]).max().orElseThrow();
+            String what = "eps " + eps[e] + ": plain " + plain + ", levels " + (levels == null ? null : levels.log()) + ", worst assignment " + worst
+                    + ", moved " + Arrays.toString(moved.counts());
+            System.out.println(what);
+            assertTrue(levels != null && levels.log() < plain, what);
+            assertTrue(levels.log() >= worst, what);
         }
     }
 
