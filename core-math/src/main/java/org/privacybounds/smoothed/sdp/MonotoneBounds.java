@@ -174,7 +174,8 @@ public final class MonotoneBounds {
      *                    where the cells cover every plane
      * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}): {how many
      *                    regions, K, 1 where the first region is bounded by its vertex's own value ({@link VertexExchange}), else
-     *                    0} (the first region holds at least n - K records on the lower bound's vertex); null where it is
+     *                    0, how many bounds levels made smaller ({@link #levelled})} (the first region holds at least n - K records
+     *                    on the lower bound's vertex); null where it is
      *                    G's over every assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
@@ -812,7 +813,7 @@ public final class MonotoneBounds {
         if (worst >= logGiveUp) {
             return new Upper(Double.POSITIVE_INFINITY, cells, evaluations);
         }
-        return new Upper(worst, cells, evaluations, null, new long[] {kept, k, exchanged ? 1 : 0});
+        return new Upper(worst, cells, evaluations, null, new long[] {kept, k, exchanged ? 1 : 0, levels.smaller()});
     }
 
     /**
@@ -864,7 +865,7 @@ public final class MonotoneBounds {
             return plain;
         }
         Upper l = levelled(pair, own, moved.counts(), s, u, split.vertexTailExcept(v, lo, hi, logBeta, j), logFail, eps, source, main, logLower, cache);
-        return new Upper(Math.min(plain.log, l.log), l.cells + fail.cells, l.evaluations + fail.evaluations);
+        return budget.smaller(plain, new Upper(l.log, l.cells + fail.cells, l.evaluations + fail.evaluations));
     }
 
     /**
@@ -913,8 +914,7 @@ public final class MonotoneBounds {
         if (s == null || !budget.take(options, s.levels().length - 1)) {
             return plain;
         }
-        Upper l = levelled(pair, q, moved.counts(), s, u, split.logTailExcept(r, j), logDp, eps, source, options, logLower, cache);
-        return new Upper(Math.min(plain.log, l.log), l.cells, l.evaluations);
+        return budget.smaller(plain, levelled(pair, q, moved.counts(), s, u, split.logTailExcept(r, j), logDp, eps, source, options, logLower, cache));
     }
 
     /**
@@ -971,9 +971,22 @@ public final class MonotoneBounds {
             this.side = side.maxEvaluations();
         }
 
+        private long smaller;
+
         /** The sides left. */
         double left() {
             return left;
+        }
+
+        /** How many bounds the levels made smaller. */
+        long smaller() {
+            return smaller;
+        }
+
+        /** The smaller of a bound and its levels' (which count their cells and evaluations), counted where the levels are. */
+        Upper smaller(Upper plain, Upper levels) {
+            smaller += levels.log < plain.log ? 1 : 0;
+            return new Upper(Math.min(plain.log, levels.log), levels.cells, levels.evaluations);
         }
 
         /** Takes what {@code levels} bounds on {@code options} cost, where that is left; false (nothing taken) otherwise. */

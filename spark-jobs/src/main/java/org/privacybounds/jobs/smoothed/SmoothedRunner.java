@@ -146,6 +146,11 @@ public final class SmoothedRunner {
                 + " delta the pair divergence of the two smallest counts, monotone in them); an assignment with at most K records off it"
                 + " is therefore at most its value from above plus K times the DP delta times a Chernoff bound on"
                 + " the chance that another count comes below those two (at most 1e-9 of the lower bound)", r[1], x.lowerVertex() + 1);
+        String levels = r.length < 4 || r[3] == 0 ? "" : String.format(Locale.ROOT, "; where a region's or band's bound lay above the"
+                + " lower bound, also with the extra count of its smallest category taken over levels of its distribution instead of at"
+                + " one count (given which records fall outside G's shares, G and their categories are independent; summation by parts,"
+                + " each level's chance from binomial CDFs raised by 1e-9 relative or from Chernoff, the chance to fall below the first"
+                + " level times the DP delta added), the smaller kept (%d bounds made smaller so)", r[3]);
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
                 + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
@@ -162,7 +167,7 @@ public final class SmoothedRunner {
                 + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
                 + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound"
-                + exchange,
+                + levels + exchange,
                 r[0], n - r[1], x.lowerVertex() + 1, x.lowerVertex() + 1, x.upperCells());
     }
 
