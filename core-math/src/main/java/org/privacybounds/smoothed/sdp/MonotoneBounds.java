@@ -966,12 +966,11 @@ public final class MonotoneBounds {
 
         private final double side;
         private double left = SIDES;
+        private long smaller;
 
         LevelsBudget(Options side) {
             this.side = side.maxEvaluations();
         }
-
-        private long smaller;
 
         /** The sides left. */
         double left() {
