@@ -19,8 +19,10 @@ import org.privacybounds.numeric.LogMath;
  * residual records' categories are independent of it; E_j, the residual records of the region's parts in category j, is then
  * at least a sum of independent binomials, Binomial(r_S, (q^S_j - q_j) / (1 - sigma)) over the parts (r_S of a part's
  * records residual, q^S its smallest shares). Let Xi be the event that every part has at least its Chernoff count rho_S of
- * residual records (each Binomial(records, 1 - sigma)); on Xi, c_k >= P(E_j < e_k | R) for the Chernoff bound c_k of the sum
- * of independent Binomial(rho_S, ...).
+ * residual records (each Binomial(records, 1 - sigma)); on Xi, c_k >= P(E_j < e_k | R) for c_k the CDF of the sum of
+ * independent Binomial(rho_S, ...) (convolved, raised by 1e-9 relative) or its Chernoff bound. The bands bounded from a
+ * vertex's own law take the same with their coupling ({@link AssignmentRegions#vertexStrata}: a record off the vertex keeps
+ * its draw with the chance of min(v, q'), else is residual).
  *
  * <p><b>The levels.</b> With f(e) = E[pair(G + e on j + the other counts' shift)], non-increasing in e, and F(e) = P(E_j < e | R):
  * E[f(E_j) | R] <= F(e_0) DP + sum over k of (F(e_(k+1)) - F(e_k)) f(e_k) (F(e_(K+1)) = 1) <= F(e_0) DP + c_1 f(e_0)
