@@ -241,8 +241,31 @@ final class AssignmentRegions {
         }
     }
 
-    /** The counts each category of a region is moved up by, and ln of the chance that E falls short of them in some category. */
-    record Moved(long[] counts, double logTail) {
+    /**
+     * The counts each category of a region is moved up by, and for each category ln of the chance that it misses its count (the
+     * sum of its Chernoff tails).
+     */
+    record Moved(long[] counts, double[] logTails) {
+        /** ln of the chance that some category misses its count. */
+        double logTail() {
+            return logTailExcept(-1);
+        }
+
+        /** ln of the chance that some category other than j misses its count. */
+        double logTailExcept(int j) {
+            double s = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < logTails.length; i++) {
+                s = i == j ? s : LogMath.logAdd(s, logTails[i]);
+            }
+            return Math.min(0, s);
+        }
+    }
+
+    /** Adds each category's tails to {@code into} (ln). */
+    private static void addTails(double[] into, double[] tails) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] = LogMath.logAdd(into[i], tails[i]);
+        }
     }
 
     /**
@@ -252,7 +275,8 @@ final class AssignmentRegions {
     Moved shift(Region r) {
         long[][] parts = r.parts();
         long[] e = new long[q.length];
-        double tail = Double.NEGATIVE_INFINITY;
+        double[] tails = new double[q.length];
+        java.util.Arrays.fill(tails, Double.NEGATIVE_INFINITY);
         double each = logBeta - Math.log(Math.max(1, parts.length));
         for (long[] p : parts) {
             double[] qs = qOf[(int) p[1]];
@@ -260,9 +284,9 @@ final class AssignmentRegions {
             for (int j = 0; j < e.length; j++) {
                 e[j] += part[j];
             }
-            tail = LogMath.logAdd(tail, MonotoneBounds.chernoffMiss(p[0], qs, q, part, false));
+            addTails(tails, MonotoneBounds.chernoffMisses(p[0], qs, q, part, false));
         }
-        return new Moved(e, tail);
+        return new Moved(e, tails);
     }
 
     /**
@@ -297,31 +321,6 @@ final class AssignmentRegions {
         return RegionStrata.of(new long[] {n - hi}, new double[] {rest[j] - own[j]}, 1 - common, j, e0, logBeta);
     }
 
-    /** ln of the chance that some count of {@link #vertexShift} other than category j's misses. */
-    double vertexTailExcept(int v, long lo, long hi, double logBeta, int j) {
-        double[] own = vertices[v];
-        double[] rest = qOf[full ^ (1 << v)].clone();
-        rest[j] = Math.min(rest[j], own[j]);
-        long[] d = MonotoneBounds.chernoffCounts(n - lo, own, qOf[full ^ (1 << v)], logBeta, true);
-        long[] e = MonotoneBounds.chernoffCounts(n - hi, rest, own, logBeta, false);
-        return Math.min(0, LogMath.logAdd(MonotoneBounds.chernoffMiss(n - lo, own, qOf[full ^ (1 << v)], d, true),
-                MonotoneBounds.chernoffMiss(n - hi, rest, own, e, false)));
-    }
-
-    /** ln of the chance that some count of {@link #shift} other than category j's misses (the sum of their Chernoff tails). */
-    double logTailExcept(Region r, int j) {
-        long[][] parts = r.parts();
-        double tail = Double.NEGATIVE_INFINITY;
-        double each = logBeta - Math.log(Math.max(1, parts.length));
-        for (long[] p : parts) {
-            double[] qs = qOf[(int) p[1]].clone();
-            qs[j] = q[j];
-            long[] part = MonotoneBounds.chernoffCounts(p[0], qs, q, each, false);
-            tail = LogMath.logAdd(tail, MonotoneBounds.chernoffMiss(p[0], qs, q, part, false));
-        }
-        return tail;
-    }
-
     /**
      * The assignments with between {@code lo} and {@code hi} records on vertex v, from v's own law: couple each record's category
      * with a draw from v (every record's draw together X ~ Multinomial(n, v)). A record on v has its draw. A record on another
@@ -343,8 +342,9 @@ final class AssignmentRegions {
         for (int j = 0; j < q.length; j++) {
             shift[j] = e[j] - d[j];
         }
-        double tail = LogMath.logAdd(MonotoneBounds.chernoffMiss(n - lo, own, rest, d, true), MonotoneBounds.chernoffMiss(n - hi, rest, own, e, false));
-        return new Moved(shift, Math.min(0, tail));
+        double[] tails = MonotoneBounds.chernoffMisses(n - lo, own, rest, d, true);
+        addTails(tails, MonotoneBounds.chernoffMisses(n - hi, rest, own, e, false));
+        return new Moved(shift, tails);
     }
 
     /**

@@ -864,7 +864,7 @@ public final class MonotoneBounds {
         if (s == null || !budget.take(main, s.levels().length - 1)) {
             return plain;
         }
-        Upper l = levelled(pair, own, moved.counts(), s, u, split.vertexTailExcept(v, lo, hi, logBeta, j), logFail, eps, source, main, logLower, cache);
+        Upper l = levelled(pair, own, moved.counts(), s, u, moved.logTailExcept(j), logFail, eps, source, main, logLower, cache);
         return budget.smaller(plain, new Upper(l.log, l.cells + fail.cells, l.evaluations + fail.evaluations));
     }
 
@@ -914,7 +914,7 @@ public final class MonotoneBounds {
         if (s == null || !budget.take(options, s.levels().length - 1)) {
             return plain;
         }
-        return budget.smaller(plain, levelled(pair, q, moved.counts(), s, u, split.logTailExcept(r, j), logDp, eps, source, options, logLower, cache));
+        return budget.smaller(plain, levelled(pair, q, moved.counts(), s, u, moved.logTailExcept(j), logDp, eps, source, options, logLower, cache));
     }
 
     /**
@@ -1192,13 +1192,21 @@ public final class MonotoneBounds {
      */
     static double chernoffMiss(long fixed, double[] a, double[] b, long[] c, boolean upper) {
         double s = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < a.length; j++) {
-            double p = Math.min(1, a[j] - b[j]);
-            if (p > 0 && fixed >= 1 && (upper ? c[j] < fixed : c[j] > 0)) {
-                s = LogMath.logAdd(s, DirectionSum.logBinomialTail(fixed, p, upper ? c[j] + 1 : c[j] - 1, upper));
-            }
+        for (double x : chernoffMisses(fixed, a, b, c, upper)) {
+            s = LogMath.logAdd(s, x);
         }
         return Math.min(0, s);
+    }
+
+    /** The Chernoff tails of {@link #chernoffMiss}, one a category (ln; -infinity where X_j cannot miss). */
+    static double[] chernoffMisses(long fixed, double[] a, double[] b, long[] c, boolean upper) {
+        double[] s = new double[a.length];
+        for (int j = 0; j < a.length; j++) {
+            double p = Math.min(1, a[j] - b[j]);
+            s[j] = p > 0 && fixed >= 1 && (upper ? c[j] < fixed : c[j] > 0)
+                    ? DirectionSum.logBinomialTail(fixed, p, upper ? c[j] + 1 : c[j] - 1, upper) : Double.NEGATIVE_INFINITY;
+        }
+        return s;
     }
 
     /** The upper side's cells over {@code planes} (plus {@code logFixed}, a plane bounded otherwise: {@code directPlane}). */

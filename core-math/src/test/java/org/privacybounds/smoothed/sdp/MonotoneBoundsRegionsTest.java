@@ -156,13 +156,12 @@ class MonotoneBoundsRegionsTest {
             double plain = LogMath.logAdd(first.log(), moved.logTail() + logDp);
             int j = 2;
             RegionStrata.Levels strata = split.strata(r, j, moved.counts()[j]);
-            MonotoneBounds.Upper levels = MonotoneBounds.levelled(pair, q, moved.counts(), strata, first, split.logTailExcept(r, j), logDp, eps[e],
+            MonotoneBounds.Upper levels = MonotoneBounds.levelled(pair, q, moved.counts(), strata, first, moved.logTailExcept(j), logDp, eps[e],
                     MonotoneBounds.local(pair), MonotoneBounds.Options.defaults(), Double.NEGATIVE_INFINITY, new HashMap<>());
             int at = e;
             double worst = Arrays.stream(exacts).mapToDouble(x -> x[at][0]).max().orElseThrow();
             String what = "eps " + eps[e] + ": plain " + plain + ", levels " + (levels == null ? null : levels.log()) + ", worst assignment " + worst
                     + ", moved " + Arrays.toString(moved.counts());
-            System.out.println(what);
             assertTrue(levels != null && levels.log() < plain, what);
             assertTrue(levels.log() >= worst, what);
         }
