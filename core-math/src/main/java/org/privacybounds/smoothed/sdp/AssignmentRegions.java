@@ -44,6 +44,9 @@ final class AssignmentRegions {
     private final double z;
     private final double alpha;
     private final double beta;
+    /** The vertex whose orbit's fuller assignments are left out, and that orbit (a bit mask without v; 0 for none). */
+    private final int v;
+    private final int orbit;
 
     /**
      * A region, with the parts its relaxation takes ({records, set of vertices}: that many records, disjoint from the other
@@ -58,6 +61,17 @@ final class AssignmentRegions {
      * @param beta    d ln pair / d ln y there (y the second smallest)
      */
     AssignmentRegions(long n, double[][] vertices, double logBeta, double alpha, double beta) {
+        this(n, vertices, logBeta, alpha, beta, 0, 0);
+    }
+
+    /**
+     * Regions that leave out every assignment in which a vertex of {@code orbit} (a bit mask, {@link CategorySymmetry#orbit})
+     * holds more records than v: a relabelling of the categories maps each such assignment onto one that is kept, of the same
+     * value. 0 leaves nothing out.
+     */
+    AssignmentRegions(long n, double[][] vertices, double logBeta, double alpha, double beta, int v, int orbit) {
+        this.v = v;
+        this.orbit = orbit & ~(1 << v);
         this.n = n;
         this.l = vertices.length;
         this.full = (1 << l) - 1;
@@ -132,6 +146,23 @@ final class AssignmentRegions {
             }
         }
         return a;
+    }
+
+    /**
+     * Whether every assignment of the region puts more records on some vertex of the orbit than on v (so its image under a
+     * relabelling lies in a region kept, with the same value): some w of the orbit has at least more than v can have.
+     */
+    boolean outside(long[] region) {
+        if (region == null || orbit == 0) {
+            return false;
+        }
+        long most = n - region[full ^ (1 << v)];
+        for (int w = 0; w < l; w++) {
+            if ((orbit >> w & 1) != 0 && region[1 << w] > most) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the region holds the assignment {@code counts} (records on each vertex). */
@@ -375,7 +406,7 @@ final class AssignmentRegions {
         List<Region> leaves = new ArrayList<>();
         leaves.add(relax(with(root(), v, n - cut, false)));
         long[] rest = with(root(), v, n - cut - 1, true);
-        if (rest != null) {
+        if (rest != null && !outside(rest)) {
             leaves.addAll(refine(relax(rest), ownProxy(v) - MARGIN, maxRegions - 1));
         }
         return leaves;
@@ -402,12 +433,13 @@ final class AssignmentRegions {
                 continue;
             }
             Region[] halves = split(r);
-            if (halves == null || Math.max(value(halves[0]), value(halves[1])) > r.proxy() - MARGIN / 10) {
+            boolean leavesOut = halves != null && (halves[0] == OUTSIDE || halves[1] == OUTSIDE);
+            if (halves == null || !leavesOut && Math.max(value(halves[0]), value(halves[1])) > r.proxy() - MARGIN / 10) {
                 done.add(r); // no split lowers it: its assignments' values lie about as high
                 continue;
             }
             for (Region h : halves) {
-                if (h != null) {
+                if (h != null && h != OUTSIDE) {
                     open.add(h);
                 }
             }
@@ -468,11 +500,19 @@ final class AssignmentRegions {
         return best;
     }
 
+    /** The two halves of a split, each null where it is empty and {@link #OUTSIDE} where it is {@link #outside}. */
     private Region[] halves(long[] a, int w, long t) {
         long[] up = with(a, w, t, false);
         long[] down = with(a, w, t - 1, true);
-        return new Region[] {up == null ? null : relax(up), down == null ? null : relax(down)};
+        return new Region[] {half(up), half(down)};
     }
+
+    private Region half(long[] region) {
+        return region == null ? null : outside(region) ? OUTSIDE : relax(region);
+    }
+
+    /** A half that {@link #outside} leaves out (its proxy the least, so a split that leaves out most is preferred). */
+    private static final Region OUTSIDE = new Region(new long[0], new long[0][], Double.NEGATIVE_INFINITY);
 
     private static double value(Region r) {
         return r == null ? Double.NEGATIVE_INFINITY : r.proxy();

@@ -174,7 +174,9 @@ public final class MonotoneBounds {
      *                    where the cells cover every plane
      * @param upperRegions where the upper bound is the largest of the regions of assignments ({@link #regions}): {how many
      *                    regions, K, 1 where the first region is bounded by its vertex's own value ({@link VertexExchange}), else
-     *                    0, how many bounds levels made smaller ({@link #levelled})} (the first region holds at least n - K records
+     *                    0, how many bounds levels made smaller ({@link #levelled}), the vertices (a bit mask) whose fuller
+     *                    assignments were left out by a relabelling of the categories ({@link CategorySymmetry})} (the first
+     *                    region holds at least n - K records
      *                    on the lower bound's vertex); null where it is
      *                    G's over every assignment at once
      */
@@ -645,7 +647,9 @@ public final class MonotoneBounds {
         }
         double[][] at = arrays(vertices);
         double[] slopes = slopes(pair, at[v], eps, source);
-        AssignmentRegions split = new AssignmentRegions(n, at, logBeta, slopes[0], slopes[1]);
+        // the assignments a relabelling of the categories maps onto others kept are left out (CategorySymmetry)
+        int orbit = CategorySymmetry.orbit(at, v);
+        AssignmentRegions split = new AssignmentRegions(n, at, logBeta, slopes[0], slopes[1], v, orbit);
         LevelsBudget levels = new LevelsBudget(options);
         List<AssignmentRegions.Region> leaves = split.partition(v, cut, MAX_REGIONS);
         double logDp = pair.mechanism().logDpDelta(n);
@@ -703,7 +707,7 @@ public final class MonotoneBounds {
                         boolean byVertex = 2 * k <= n;
                         if (!byVertex) {
                             long[] region = split.with(onVertex.atLeast(), v, n - half - 1, true);
-                            if (region != null) {
+                            if (region != null && !split.outside(region)) {
                                 others.add(split.relax(region));
                             }
                         }
@@ -797,7 +801,7 @@ public final class MonotoneBounds {
                 if (b.log > logLower && !last) {
                     List<AssignmentRegions.Region> parts = split.refine(r, r.proxy() - (b.log - logLower) - AssignmentRegions.MARGIN,
                             MAX_REGIONS / (REFINE_ROUNDS + 1));
-                    if (parts.size() > 1) {
+                    if (parts.size() > 1 || parts.get(0) != r) {
                         again.addAll(parts);
                         continue;
                     }
@@ -813,7 +817,7 @@ public final class MonotoneBounds {
         if (worst >= logGiveUp) {
             return new Upper(Double.POSITIVE_INFINITY, cells, evaluations);
         }
-        return new Upper(worst, cells, evaluations, null, new long[] {kept, k, exchanged ? 1 : 0, levels.smaller()});
+        return new Upper(worst, cells, evaluations, null, new long[] {kept, k, exchanged ? 1 : 0, levels.smaller(), orbit});
     }
 
     /**

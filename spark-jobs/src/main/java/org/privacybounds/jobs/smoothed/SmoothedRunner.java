@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -151,6 +153,11 @@ public final class SmoothedRunner {
                 + " one count (given which records fall outside G's shares, G and their categories are independent; summation by parts,"
                 + " each level's chance from binomial CDFs raised by 1e-9 relative or from Chernoff, the chance to fall below the first"
                 + " level times the DP delta added), the smaller kept (%d bounds made smaller so)", r[3]);
+        String mirror = r.length < 5 || r[4] == 0 ? "" : String.format(Locale.ROOT, "; the assignments with more records on vertex %s"
+                + " than on vertex %d left out: a relabelling of the categories maps every vertex onto a vertex and that one onto vertex"
+                + " %d, and delta of a histogram is the same under any relabelling, so each such assignment has the value of one kept",
+                IntStream.range(0, 63).filter(w -> (r[4] >> w & 1) != 0).mapToObj(w -> String.valueOf(w + 1))
+                        .collect(Collectors.joining(" or ")), x.lowerVertex() + 1, x.lowerVertex() + 1);
         return String.format(Locale.ROOT, "upper bound over every assignment, as the largest over %d regions of them from a branch and"
                 + " bound on how many records lie on each set of vertices (the first: at least %d records on vertex %d; E[delta] is"
                 + " linear in each record's distribution, so the hull's assignments are at most its vertices'); in each, the counts are"
@@ -167,7 +174,7 @@ public final class SmoothedRunner {
                 + " delta is the pair divergence of the two smallest counts (monotone in them); E over G (or the vertex) summed over %d cells"
                 + " of the pairs' planes in all, each cell's probability raised by 2e-12 relative for its binomial CDFs (log-space sums"
                 + " in the far tails) times the divergence at its lower corner moved by the extra counts, raised by its error bound"
-                + levels + exchange,
+                + levels + exchange + mirror,
                 r[0], n - r[1], x.lowerVertex() + 1, x.lowerVertex() + 1, x.upperCells());
     }
 
