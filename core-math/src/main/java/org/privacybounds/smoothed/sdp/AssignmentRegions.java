@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -44,8 +45,8 @@ final class AssignmentRegions {
     private final double z;
     private final double alpha;
     private final double beta;
-    /** The vertex whose orbit's fuller assignments are left out, and that orbit (a bit mask without v; 0 for none). */
-    private final int v;
+    /** The vertex whose orbit's fuller assignments are left out, and that orbit (a bit mask without it; 0 for none). */
+    private final int orbitOf;
     private final int orbit;
 
     /**
@@ -70,7 +71,7 @@ final class AssignmentRegions {
      * value. 0 leaves nothing out.
      */
     AssignmentRegions(long n, double[][] vertices, double logBeta, double alpha, double beta, int v, int orbit) {
-        this.v = v;
+        this.orbitOf = v;
         this.orbit = orbit & ~(1 << v);
         this.n = n;
         this.l = vertices.length;
@@ -156,7 +157,7 @@ final class AssignmentRegions {
         if (region == null || orbit == 0) {
             return false;
         }
-        long most = n - region[full ^ (1 << v)];
+        long most = n - region[full ^ (1 << orbitOf)];
         for (int w = 0; w < l; w++) {
             if ((orbit >> w & 1) != 0 && region[1 << w] > most) {
                 return true;
@@ -307,7 +308,7 @@ final class AssignmentRegions {
         long[][] parts = r.parts();
         long[] e = new long[q.length];
         double[] tails = new double[q.length];
-        java.util.Arrays.fill(tails, Double.NEGATIVE_INFINITY);
+        Arrays.fill(tails, Double.NEGATIVE_INFINITY);
         double each = logBeta - Math.log(Math.max(1, parts.length));
         for (long[] p : parts) {
             double[] qs = qOf[(int) p[1]];
@@ -403,6 +404,9 @@ final class AssignmentRegions {
      * means' or there are {@code maxRegions}. Returns the leaves, v's first.
      */
     List<Region> partition(int v, long cut, int maxRegions) {
+        if (orbit != 0 && v != orbitOf) {
+            throw new IllegalArgumentException("the regions leave out vertex " + orbitOf + "'s orbit, not vertex " + v + "'s");
+        }
         List<Region> leaves = new ArrayList<>();
         leaves.add(relax(with(root(), v, n - cut, false)));
         long[] rest = with(root(), v, n - cut - 1, true);

@@ -176,9 +176,8 @@ public final class MonotoneBounds {
      *                    regions, K, 1 where the first region is bounded by its vertex's own value ({@link VertexExchange}), else
      *                    0, how many bounds levels made smaller ({@link #levelled}), the vertices (a bit mask) whose fuller
      *                    assignments were left out by a relabelling of the categories ({@link CategorySymmetry})} (the first
-     *                    region holds at least n - K records
-     *                    on the lower bound's vertex); null where it is
-     *                    G's over every assignment at once
+     *                    region holds at least n - K records on the lower bound's vertex); null where it is G's over every
+     *                    assignment at once
      */
     public record Bounds(double epsilon, double logUpper, int upperCells, double logLower, int lowerVertex, int[] lowerPair,
             int lowerCells, int evaluations, double logLowerAbove, boolean lowerByDirection, int[] upperDirectPlane, long[] upperRegions) {
