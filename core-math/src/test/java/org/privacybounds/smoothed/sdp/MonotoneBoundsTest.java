@@ -417,7 +417,7 @@ class MonotoneBoundsTest {
 
     /**
      * The pair at counts moved down, bounded from its directions at thinned shares: at n = 2,000 (1 % lost, eps 1 and 3) above
-     * E[pair(G_0 + s_0, G_1 + s_1)] summed over every (G_0, G_1) within 9 standard deviations of the means (the pair from the
+     * E[pair(G_0 + s_0, G_1 + s_1)] summed over every (G_0, G_1) within 6.5 standard deviations of the means (the pair from the
      * mechanism itself, the DP delta where a moved count is below 1), for counts moved down by 0 to 60 records and one moved up,
      * and within a factor 3 of it (measured 1.25 to 2.55: with 20 records lost each record moved weighs much, and the thinning
      * moves tens of records more than the shift, so that it misses with a chance of 1e-10; at the national n, 168,661 records off Florida on the 2020 states, it left
@@ -431,8 +431,9 @@ class MonotoneBoundsTest {
         double[] q = {0.3, 0.25, 0.45};
         long[][] shifts = {{0, 0, 0}, {-30, -10, 0}, {-5, -60, 0}, {12, -40, 0}};
         double logDp = mech.logDpDelta(n);
-        int[] lo = {(int) (n * q[0] - 9 * Math.sqrt(n * q[0])), (int) (n * q[1] - 9 * Math.sqrt(n * q[1]))};
-        int[] hi = {(int) (n * q[0] + 9 * Math.sqrt(n * q[0])), (int) (n * q[1] + 9 * Math.sqrt(n * q[1]))};
+        // sqrt(n q) is above each count's standard deviation: the law outside holds less than 1e-10
+        int[] lo = {(int) (n * q[0] - 6.5 * Math.sqrt(n * q[0])), (int) (n * q[1] - 6.5 * Math.sqrt(n * q[1]))};
+        int[] hi = {(int) (n * q[0] + 6.5 * Math.sqrt(n * q[0])), (int) (n * q[1] + 6.5 * Math.sqrt(n * q[1]))};
         int[] from = {lo[0] - 30, lo[1] - 60};
         for (double eps : new double[] {1, 3}) {
             // the pair at every shifted point, each evaluated once (the shifts' windows overlap)

@@ -174,6 +174,7 @@ class SmoothedCommandsTest extends SparkTestSession {
 
     @Test
     void moreRefinementSecondsNarrowTheGap() {
+        SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver");
         // three categories at n = 20,000: certified bounds; a side's refinement budget is --refine-seconds per eps, echoed
         String[] base = {"smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
             "--json"};
