@@ -800,7 +800,8 @@ public final class MonotoneBounds {
                 if (b.log > logLower && !last) {
                     List<AssignmentRegions.Region> parts = split.refine(r, r.proxy() - (b.log - logLower) - AssignmentRegions.MARGIN,
                             MAX_REGIONS / (REFINE_ROUNDS + 1));
-                    if (parts.size() > 1 || parts.get(0) != r) {
+                    // no part: every assignment of r has a relabelled image kept (CategorySymmetry), so r is dropped
+                    if (parts.size() != 1 || parts.get(0) != r) {
                         again.addAll(parts);
                         continue;
                     }

@@ -142,4 +142,26 @@ class AssignmentRegionsTest {
             }
         }
     }
+
+    /**
+     * A region that the orbit leaves out only in pieces (a cyclic hull, at most 80 of 300 records on v: some other vertex holds
+     * at least 110, but no one vertex is known to hold more than 80) is not {@code outside} itself, and refines to no part:
+     * each split leaves both halves out. Every assignment it holds has a vertex of the orbit fuller than v.
+     */
+    @Test
+    void aRegionLeftOutOnlyInPiecesRefinesToNoPart() {
+        double[][] v = {{0.5, 0.3, 0.2}, {0.2, 0.5, 0.3}, {0.3, 0.2, 0.5}};
+        int n = 300;
+        int orbit = CategorySymmetry.orbit(v, 0);
+        assertEquals(0b110, orbit);
+        AssignmentRegions s = new AssignmentRegions(n, v, -20, -1e-3, -0.1, 0, orbit);
+        long[] rest = s.with(s.root(), 0, 80, true);
+        assertTrue(!s.outside(rest));
+        assertEquals(List.of(), s.refine(s.relax(rest), Double.NEGATIVE_INFINITY, 64));
+        for (long[] a : assignments(n, 3)) {
+            if (s.holds(rest, a)) {
+                assertTrue(a[1] > a[0] || a[2] > a[0], Arrays.toString(a));
+            }
+        }
+    }
 }
