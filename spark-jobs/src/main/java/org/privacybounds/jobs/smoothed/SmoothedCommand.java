@@ -302,7 +302,8 @@ public final class SmoothedCommand extends BoundsCommand {
         if (beyond && widest > WIDE_GAP) {
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
                     + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
-                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds()));
+                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(),
+                    reduced.bounded() ? reduced.inner() : hull, mechanism.sampling()));
         }
     }
 

@@ -190,7 +190,7 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds, double refineSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
-        double side = sideSeconds(eps.length, workSeconds, refineSeconds);
+        double side = sideSeconds(eps.length, workSeconds, refineSeconds, lowerSet, sampling);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
                 side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side, directSums(lowerSet)) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
@@ -280,7 +280,7 @@ public final class SmoothedRunner {
             return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
         }
         double each = pairSeconds(n, sampleSize, sampling);
-        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds);
+        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds, lowerSet, sampling);
         double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;
         // the lower bound's assignment from above: a share of a side, at least its own 300 evaluations
         double own = Math.min(maxEvaluations(n) * each, Math.max(MonotoneBounds.OWN_SHARE * seconds, 300 * each)) + SETUP_EVALUATIONS * each;
@@ -298,19 +298,25 @@ public final class SmoothedRunner {
 
     /**
      * Core-seconds of one side and eps: {@code refineSeconds} (--refine-seconds, 40 by default), or what fits in {@code workSeconds} for every eps and all
-     * {@link #SIDES} sides (with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}), so the
-     * result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
+     * the sides that run ({@link #sides}, with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}),
+     * so the result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
-    static double sideSeconds(int epsilons, double workSeconds, double refineSeconds) {
-        return Math.min(refineSeconds, 0.9 * workSeconds / (SIDES * epsilons));
+    static double sideSeconds(int epsilons, double workSeconds, double refineSeconds, DistributionSet lowerSet, Sampling sampling) {
+        return Math.min(refineSeconds, 0.9 * workSeconds / (sides(lowerSet, sampling) * epsilons));
     }
 
     /**
      * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, the regions
-     * of assignments' (where they run) and the main plane's boxes of one record along the pair.
+     * of assignments' (where they run: two or more vertices below, as {@link #monotoneEstimate} counts them) and the main
+     * plane's boxes of one record along the pair (sampling without replacement). Under a binding --max-work a hull of one
+     * vertex had kept a share for regions that never run: the 5-category vertex (0.268, 0.29, 0.17, 0.154, 0.118) at
+     * n = 1e5, eps 2 and 5 under --max-work 600 got sides of 17 core-seconds and left a log10 gap of 854.
      */
-    private static final double SIDES = 2 + MonotoneBounds.OWN_SHARE + MonotoneBounds.REGIONS_SHARE + MonotoneBounds.SHIFT_SHARE;
+    static double sides(DistributionSet lowerSet, Sampling sampling) {
+        return 2 + MonotoneBounds.OWN_SHARE + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGIONS_SHARE)
+                + (sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE : 0);
+    }
 
     /**
      * Core-seconds of each of the {@code sums} exact direction sums per eps ({@link #directSums}): {@link MonotoneBounds#DIRECT_SHARE}
