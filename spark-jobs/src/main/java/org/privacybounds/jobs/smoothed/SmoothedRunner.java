@@ -280,7 +280,8 @@ public final class SmoothedRunner {
             return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
         }
         double each = pairSeconds(n, sampleSize, sampling);
-        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds, lowerSet, sampling);
+        // a side's terms at their cost in core-seconds (sideSeconds counts them at SECONDS_PER_TERM)
+        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds, lowerSet, sampling) * termCost(sampling);
         double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;
         // the lower bound's assignment from above: a share of a side, at least its own 300 evaluations
         double own = Math.min(maxEvaluations(n) * each, Math.max(MonotoneBounds.OWN_SHARE * seconds, 300 * each)) + SETUP_EVALUATIONS * each;
@@ -298,12 +299,23 @@ public final class SmoothedRunner {
 
     /**
      * Core-seconds of one side and eps: {@code refineSeconds} (--refine-seconds, 40 by default), or what fits in {@code workSeconds} for every eps and all
-     * the sides that run ({@link #sides}, with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}),
+     * the sides that run ({@link #sides}, at their terms' cost, {@link #termCost}, with a tenth to spare) where that is less. The refinement spends it in terms summed ({@link #SECONDS_PER_TERM}),
      * so the result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
     static double sideSeconds(int epsilons, double workSeconds, double refineSeconds, DistributionSet lowerSet, Sampling sampling) {
-        return Math.min(refineSeconds, 0.9 * workSeconds / (sides(lowerSet, sampling) * epsilons));
+        return Math.min(refineSeconds, 0.9 * workSeconds / (sides(lowerSet, sampling) * epsilons * termCost(sampling)));
+    }
+
+    /**
+     * What a term summed costs against {@link #SECONDS_PER_TERM}, which the sides' budgets count in: 1 without replacement, 5
+     * with replacement, whose terms each take an expm1 (and the binomial laws' saddle points): at n = 1e5 with 5 % lost, four
+     * vertices of three categories and eps 0.5, the sides' terms took about 86 ns each as the command ran on 2 cores, and the
+     * run went on past its budget's terms (the estimate, at 25 ns, had said 8 minutes of core time for a run stopped
+     * unfinished after 29); 30 to 37 ns a term in one evaluation alone.
+     */
+    static double termCost(Sampling sampling) {
+        return sampling == Sampling.WITHOUT_REPLACEMENT ? 1 : 5;
     }
 
     /**
