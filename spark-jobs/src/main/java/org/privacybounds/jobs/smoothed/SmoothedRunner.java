@@ -311,8 +311,8 @@ public final class SmoothedRunner {
      * What a term summed costs against {@link #SECONDS_PER_TERM}, which the sides' budgets count in: 1 without replacement, 5
      * with replacement, whose terms each take an expm1 (and the binomial laws' saddle points): at n = 1e5 with 5 % lost, four
      * vertices of three categories and eps 0.5, the sides' terms took about 86 ns each as the command ran on 2 cores, and the
-     * run went on past its budget's terms (the estimate, at 25 ns, had said 8 minutes of core time for a run stopped
-     * unfinished after 29); 30 to 37 ns a term in one evaluation alone.
+     * run went on past its budget's terms (the estimate, at 25 ns, had said 8 minutes of core time for a run of 33.7; it now
+     * says 39); 30 to 37 ns a term in one evaluation alone.
      */
     static double termCost(Sampling sampling) {
         return sampling == Sampling.WITHOUT_REPLACEMENT ? 1 : 5;

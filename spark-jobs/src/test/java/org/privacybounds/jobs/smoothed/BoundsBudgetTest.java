@@ -35,7 +35,7 @@ class BoundsBudgetTest {
 
     /**
      * With replacement a term costs more than the sides' budgets count it at: four vertices of three categories at n = 1e5 with
-     * 5 % lost, eps 0.5, ran past 29 minutes of core time on 2 cores for an estimate of 8; the estimate now covers that.
+     * 5 % lost, eps 0.5, took 33.7 minutes of core time on 2 cores for an estimate of 8; the estimate now covers that.
      */
     @Test
     void withReplacementTheEstimateCountsItsDearerTerms() {
