@@ -147,6 +147,11 @@ public final class SmoothedCommand extends BoundsCommand {
         }
     }
 
+    /** The set the certified bounds' lower side runs on: the inner vertices where the hull is bounded, else the hull itself. */
+    private DistributionSet boundsLowerSet() {
+        return reduced.bounded() ? reduced.inner() : reduced.exact();
+    }
+
     /**
      * Three or more categories where every assignment is beyond --max-work or the driver's memory: certified two-sided bounds instead
      * ({@link SmoothedRunner#monotoneBounds}), announced with both estimates. Returns the cost of what will run.
@@ -159,7 +164,7 @@ public final class SmoothedCommand extends BoundsCommand {
             return cost;
         }
         SmoothedRunner.checkBoundsN(n);
-        DistributionSet lowerSet = reduced.bounded() ? reduced.inner() : hull;
+        DistributionSet lowerSet = boundsLowerSet();
         double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
         boundsSeconds = bounds[0];
         int[] zero = MonotoneBounds.zeroShare(lowerSet);
@@ -213,7 +218,7 @@ public final class SmoothedCommand extends BoundsCommand {
         Progress.phase(beyond ? "computing certified bounds (at most about " + WorkLimit.duration(boundsSeconds) + " of core time)" : "computing");
         if (beyond) {
             List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull,
-                    reduced.bounded() ? reduced.inner() : hull, eps, parts, progress, common.maxWork, pi.refineSeconds());
+                    boundsLowerSet(), eps, parts, progress, common.maxWork, pi.refineSeconds());
             values = b.get(0);
             lower = b.get(1);
         } else {
@@ -302,8 +307,7 @@ public final class SmoothedCommand extends BoundsCommand {
         if (beyond && widest > WIDE_GAP) {
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
                     + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
-                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(),
-                    reduced.bounded() ? reduced.inner() : hull, mechanism.sampling()));
+                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(), boundsLowerSet(), mechanism.sampling()));
         }
     }
 
