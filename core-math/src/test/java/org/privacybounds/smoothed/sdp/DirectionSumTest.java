@@ -215,7 +215,7 @@ class DirectionSumTest {
     void whereTheBoxesShowTheLargerDirectionItsOwnLargestNeighbourNoRecordIsMoved() {
         // {n, T, pa, pb, eps}: E[pair] summed over every histogram (slowPairLog) against the directions' bound; the boxes show
         // A(h + e_s - e_d) <= A(h) about everywhere (what they leave lies e^-18 below), so the bound is the direction's own sum
-        for (double[] c : new double[][] {{3000, 2994, 0.1, 0.45, 2}, {4000, 3960, 0.1, 0.4, 2}}) {
+        for (double[] c : new double[][] {{3000, 2994, 0.1, 0.45, 2}, {3000, 2970, 0.1, 0.4, 2}}) {
             long n = (long) c[0];
             long t = (long) c[1];
             SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
@@ -225,7 +225,7 @@ class DirectionSumTest {
             String what = java.util.Arrays.toString(c) + ": " + up + " against " + slow + ", left " + left;
             assertTrue(left.shifted() < slow - 15, what);
             assertTrue(up >= slow, what);
-            // measured 1.1e-9 and 1.2e-8 above (one record moved by the tilted levels: 1e-4 where the boxes do not pass)
+            // measured 1.3e-9 and 1.3e-8 above (one record moved by the tilted levels: 1e-4 where the boxes do not pass)
             assertTrue(up - slow < 1e-7, what);
         }
     }
