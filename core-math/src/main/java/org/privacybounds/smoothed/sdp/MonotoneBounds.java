@@ -197,6 +197,14 @@ public final class MonotoneBounds {
     private MonotoneBounds() {
     }
 
+    /**
+     * Whether {@link #of} may bound the regions of assignments: where one hull of two or more vertices is both the upper and the
+     * lower set. Above an enclosing simplex (more hull vertices than are kept) they do not run, nor for a single vertex.
+     */
+    public static boolean regionsRun(DistributionSet upperSet, DistributionSet lowerSet) {
+        return upperSet == lowerSet && lowerSet.size() >= 2;
+    }
+
     /** Both bounds for every eps over one set of vertices (the hull of Pi). */
     public static Bounds[] of(PairDivergence pair, DistributionSet vertices, double[] eps, PairSource source, Options options, Consumer<String> progress) {
         return of(pair, vertices, vertices, eps, source, options, progress);
@@ -224,7 +232,7 @@ public final class MonotoneBounds {
             }
             return out;
         }
-        PairSource timed = progressing(source, options, eps.length, upperSet == lowerSet && lowerSet.size() >= 2, progress);
+        PairSource timed = progressing(source, options, eps.length, regionsRun(upperSet, lowerSet), progress);
         for (int e = 0; e < eps.length; e++) {
             long t0 = System.nanoTime();
             // one cache of pair values for the three runs of this eps: a point is evaluated once

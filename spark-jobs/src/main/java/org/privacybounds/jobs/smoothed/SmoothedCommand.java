@@ -137,7 +137,8 @@ public final class SmoothedCommand extends BoundsCommand {
             // bounds run instead (checked again once Pi is read), so theirs is the estimate to check (the enumeration's had
             // refused three categories at n = 1e6 before reading a file)
             SmoothedRunner.checkBoundsN(n);
-            cost = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), guess(categories), eps.length, common.maxWork, pi.refineSeconds());
+            DistributionSet guess = guess(categories);
+            cost = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), guess, guess, eps.length, common.maxWork, pi.refineSeconds());
         }
         if (reduced != null) {
             WorkLimit.check(spec, common, "--n, --epsilon and Pi", cost[0], cost[1]);
@@ -152,12 +153,17 @@ public final class SmoothedCommand extends BoundsCommand {
         return reduced.bounded() ? reduced.inner() : reduced.exact();
     }
 
+    /** The set the certified bounds' upper side runs on: the enclosing simplex where the hull is bounded, else the hull itself. */
+    private DistributionSet boundsUpperSet() {
+        return reduced.bounded() ? reduced.outer() : reduced.exact();
+    }
+
     /**
      * Three or more categories where every assignment is beyond --max-work or the driver's memory: certified two-sided bounds instead
      * ({@link SmoothedRunner#monotoneBounds}), announced with both estimates. Returns the cost of what will run.
      */
     private double[] beyondExactReach(double[] cost) {
-        DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
+        DistributionSet hull = boundsUpperSet();
         beyond = hull.categories() >= 3 && SmoothedRunner.method(hull, mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
                 && !WorkLimit.fits(common, cost[0], cost[1]);
         if (!beyond) {
@@ -165,7 +171,7 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         SmoothedRunner.checkBoundsN(n);
         DistributionSet lowerSet = boundsLowerSet();
-        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), lowerSet, eps.length, common.maxWork, pi.refineSeconds());
+        double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), hull, lowerSet, eps.length, common.maxWork, pi.refineSeconds());
         boundsSeconds = bounds[0];
         int[] zero = MonotoneBounds.zeroShare(lowerSet);
         spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment %s; %s%n", whyBeyond(n, cost),
@@ -307,7 +313,7 @@ public final class SmoothedCommand extends BoundsCommand {
         if (beyond && widest > WIDE_GAP) {
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
                     + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
-                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(), boundsLowerSet(), mechanism.sampling()));
+                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(), boundsUpperSet(), boundsLowerSet(), mechanism.sampling()));
         }
     }
 

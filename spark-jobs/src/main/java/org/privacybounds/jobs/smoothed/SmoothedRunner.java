@@ -190,9 +190,9 @@ public final class SmoothedRunner {
             DistributionSet lowerSet, double[] eps, int partitions, Consumer<String> progress, double workSeconds, double refineSeconds) {
         checkBoundsN(n);
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(sampling, sampleSize), n);
-        double side = sideSeconds(eps.length, workSeconds, refineSeconds, lowerSet, sampling);
+        double side = sideSeconds(eps.length, workSeconds, refineSeconds, upperSet, lowerSet, sampling);
         MonotoneBounds.Options options = new MonotoneBounds.Options(MonotoneBounds.Options.defaults().relativeGain(), maxEvaluations(n),
-                side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side, directSums(lowerSet)) / SECONDS_PER_TERM);
+                side / SECONDS_PER_TERM, directSeconds(eps.length, workSeconds, side, directSums(upperSet, lowerSet)) / SECONDS_PER_TERM);
         MonotoneBounds.Bounds[] b = spark == null
                 ? LocalPool.call(partitions, () -> MonotoneBounds.of(pair, upperSet, lowerSet, eps, MonotoneBounds.local(pair), options, progress))
                 : MonotoneBounds.of(pair, upperSet, lowerSet, eps, onSpark(spark, pair, partitions), options, progress);
@@ -274,25 +274,25 @@ public final class SmoothedRunner {
      * replacement). Nothing where a vertex
      * of {@code lowerSet} has a category of share 0 (the value is then the DP delta, exactly).
      */
-    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet lowerSet, int epsilons, double workSeconds,
-            double refineSeconds) {
+    static double[] monotoneEstimate(long n, long sampleSize, Sampling sampling, DistributionSet upperSet, DistributionSet lowerSet, int epsilons,
+            double workSeconds, double refineSeconds) {
         if (MonotoneBounds.zeroShare(lowerSet) != null || MonotoneBounds.everyRecordReleased(sampling, sampleSize, n)) {
             return new double[] {0, 300e6}; // delta_SDP is the DP delta, with no evaluations (it estimated 94 s for a run of none)
         }
         double each = pairSeconds(n, sampleSize, sampling);
         // a side's terms at their cost in core-seconds (sideSeconds counts them at SECONDS_PER_TERM)
-        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds, lowerSet, sampling) * termCost(sampling);
+        double seconds = sideSeconds(epsilons, workSeconds, refineSeconds, upperSet, lowerSet, sampling) * termCost(sampling);
         double side = Math.min(maxEvaluations(n) * each, Math.max(seconds, 300 * each)) + SETUP_EVALUATIONS * each;
         // the lower bound's assignment from above: a share of a side, at least its own 300 evaluations
         double own = Math.min(maxEvaluations(n) * each, Math.max(MonotoneBounds.OWN_SHARE * seconds, 300 * each)) + SETUP_EVALUATIONS * each;
-        // the regions of assignments, where the hull has two or more vertices: their share of a side, at least four regions of
-        // 300 evaluations
-        double regions = lowerSet.size() < 2 ? 0 : Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each);
+        // the regions of assignments, where they run (a hull of two or more vertices, not under an enclosing simplex): their
+        // share of a side, at least four regions of 300 evaluations
+        double regions = MonotoneBounds.regionsRun(upperSet, lowerSet) ? Math.max(MonotoneBounds.REGIONS_SHARE * seconds, 4 * 300 * each) : 0;
         // the boxes that show the upper side's main direction its own largest neighbour (without replacement only)
         double shift = sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE * seconds : 0;
         // the two exact direction sums (the lower side's and the upper side's main plane's), and the regions' in their last
         // round, without replacement only
-        int sums = directSums(lowerSet);
+        int sums = directSums(upperSet, lowerSet);
         double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? sums * directSeconds(epsilons, workSeconds, seconds, sums) : 0;
         return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
     }
@@ -303,8 +303,9 @@ public final class SmoothedRunner {
      * so the result is the same on any machine: a cheap eps gets more evaluations than a dear one, each side at least 300 (about 17 ms
      * each at the national n with eps 0.5).
      */
-    static double sideSeconds(int epsilons, double workSeconds, double refineSeconds, DistributionSet lowerSet, Sampling sampling) {
-        return Math.min(refineSeconds, 0.9 * workSeconds / (sides(lowerSet, sampling) * epsilons * termCost(sampling)));
+    static double sideSeconds(int epsilons, double workSeconds, double refineSeconds, DistributionSet upperSet, DistributionSet lowerSet,
+            Sampling sampling) {
+        return Math.min(refineSeconds, 0.9 * workSeconds / (sides(upperSet, lowerSet, sampling) * epsilons * termCost(sampling)));
     }
 
     /**
@@ -320,13 +321,13 @@ public final class SmoothedRunner {
 
     /**
      * Sides' budgets per eps: the upper and the lower, a share of one for the lower bound's assignment from above, the regions
-     * of assignments' (where they run: two or more vertices below, as {@link #monotoneEstimate} counts them) and the main
-     * plane's boxes of one record along the pair (sampling without replacement). Under a binding --max-work a hull of one
-     * vertex had kept a share for regions that never run: the 5-category vertex (0.268, 0.29, 0.17, 0.154, 0.118) at
+     * of assignments' (where they run, {@link MonotoneBounds#regionsRun}: not for one vertex, nor under an enclosing simplex)
+     * and the main plane's boxes of one record along the pair (sampling without replacement). Under a binding --max-work a hull
+     * of one vertex had kept a share for regions that never run: the 5-category vertex (0.268, 0.29, 0.17, 0.154, 0.118) at
      * n = 1e5, eps 2 and 5 under --max-work 600 got sides of 17 core-seconds and left a log10 gap of 854.
      */
-    static double sides(DistributionSet lowerSet, Sampling sampling) {
-        return 2 + MonotoneBounds.OWN_SHARE + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGIONS_SHARE)
+    static double sides(DistributionSet upperSet, DistributionSet lowerSet, Sampling sampling) {
+        return 2 + MonotoneBounds.OWN_SHARE + (MonotoneBounds.regionsRun(upperSet, lowerSet) ? MonotoneBounds.REGIONS_SHARE : 0)
                 + (sampling == Sampling.WITHOUT_REPLACEMENT ? MonotoneBounds.SHIFT_SHARE : 0);
     }
 
@@ -341,10 +342,10 @@ public final class SmoothedRunner {
 
     /**
      * Exact direction sums per eps: the lower side's and the upper side's main plane's, and where the regions of assignments run
-     * (two or more vertices) theirs ({@link MonotoneBounds#REGION_DIRECT_SUMS}).
+     * ({@link MonotoneBounds#regionsRun}) theirs ({@link MonotoneBounds#REGION_DIRECT_SUMS}).
      */
-    static int directSums(DistributionSet lowerSet) {
-        return 2 + (lowerSet.size() < 2 ? 0 : MonotoneBounds.REGION_DIRECT_SUMS);
+    static int directSums(DistributionSet upperSet, DistributionSet lowerSet) {
+        return 2 + (MonotoneBounds.regionsRun(upperSet, lowerSet) ? MonotoneBounds.REGION_DIRECT_SUMS : 0);
     }
 
     /** At most 100,000 evaluations per side and eps, and at most the points of the plane, n (n + 1) / 2. */

@@ -120,7 +120,7 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         for (int i = 0; i < ns.size(); i++) {
             if (bounds[i]) {
                 SmoothedRunner.checkBoundsN(ns.get(i));
-                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull, eps.length, boundsWork,
+                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull, hull, eps.length, boundsWork,
                         pi.refineSeconds());
             }
         }
