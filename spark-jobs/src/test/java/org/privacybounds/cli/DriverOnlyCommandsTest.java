@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -118,6 +119,55 @@ class DriverOnlyCommandsTest {
         SparkTestSession.Run e = SparkTestSession.run("election-history", "--data", bad.toString());
         assertEquals(2, e.exitCode(), e.err());
         assertTrue(e.err().contains("row 3 has 2 fields"), e.err());
+    }
+
+    /**
+     * Precinct returns are read on Spark; where the command started Spark on a local master for them, the certified bounds then
+     * run on the driver's threads: the run starts no Spark job beyond those of reading the returns (as many as its dry run's),
+     * and its values are those of the same hull given as --distributions (no Spark at all). Each session a run started is stopped.
+     */
+    @Test
+    void precinctBoundsOnALocalMasterRunOnTheDriversThreads(@TempDir Path tmp) throws Exception {
+        SparkLine.checkedOnSpark35Only("the choice of where the bounds run, the same code on both lines");
+        assertFalse(SparkSession.getDefaultSession().isDefined() || SparkSession.getActiveSession().isDefined(), "no session before the test");
+        Path dir = Files.createDirectories(tmp.resolve("pa"));
+        for (String c : new String[] {"forest", "sullivan", "fulton"}) {
+            String f = "20201103__pa__general__" + c + "__precinct.csv";
+            Files.copy(SparkTestSession.root().resolve("datasets/pa_2020_general_precincts").resolve(f), dir.resolve(f));
+        }
+        String[] common = {"--n", "20000", "--eta", "0.998", "--epsilon", "1", "--refine-seconds", "1", "--master", "local[2]", "--json"};
+        String[] precincts = Stream.concat(Stream.of("smoothed", "--distributions-from-precincts", dir.toString(), "--precinct-points", "county",
+                "--candidates", "Joseph R. Biden,Donald J. Trump", "--exclude", "Under Votes,Over Votes"), Arrays.stream(common)).toArray(String[]::new);
+        SparkTestSession.Run r = SparkTestSession.run(precincts);
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("reporting certified bounds instead"), r.err());
+        int jobs = jobsAndStop();
+        SparkTestSession.Run dry = SparkTestSession.run(Stream.concat(Arrays.stream(precincts), Stream.of("--dry-run")).toArray(String[]::new));
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertEquals(jobsAndStop(), jobs, "Spark jobs of the run and of reading its returns alone");
+        List<String> vertices = new ArrayList<>();
+        r.json().get("hull").get("vertices").forEach(v -> {
+            List<String> shares = new ArrayList<>();
+            v.forEach(x -> shares.add(Double.toString(x.asDouble())));
+            vertices.add(String.join(",", shares));
+        });
+        SparkTestSession.Run given = SparkTestSession.run(Stream.concat(Stream.of("smoothed", "--distributions", String.join(";", vertices)),
+                Arrays.stream(common)).toArray(String[]::new));
+        assertEquals(0, given.exitCode(), given.err());
+        assertFalse(SparkSession.getDefaultSession().isDefined(), "smoothed with --distributions started Spark");
+        for (String field : new String[] {"log10Delta", "log10LowerDelta", "log10Gap", "argmaxAssignment"}) {
+            assertEquals(given.json().get("results").get(0).get(field), r.json().get("results").get(0).get(field), field);
+        }
+    }
+
+    /** The Spark jobs the default session has run, after which it is stopped. */
+    private static int jobsAndStop() {
+        SparkSession s = SparkSession.getDefaultSession().get();
+        int jobs = s.sparkContext().statusTracker().getJobIdsForGroup(null).length;
+        s.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+        return jobs;
     }
 
     /** n past 2^31 - 1 is refused in one line that names the limit, by both commands, before any work. */

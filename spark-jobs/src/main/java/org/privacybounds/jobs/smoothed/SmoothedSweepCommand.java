@@ -73,6 +73,8 @@ public final class SmoothedSweepCommand extends BoundsCommand {
     private double[] eps;
     private DistributionSet given;
     private DistributionSet hull;
+    /** The driver's threads for the bounded n where Spark was started here on a local master (null otherwise). */
+    private Integer boundsThreads;
     private double[] costOf;
     /** Per n: three or more categories with every assignment beyond --max-work, so certified two-sided bounds instead. */
     private boolean[] bounds;
@@ -142,6 +144,9 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         // the large-n method on a local master needs no Spark: its threads run every parallel part
         boolean allBounds = IntStream.range(0, bounds.length).allMatch(i -> bounds[i]);
         Integer threads = SmoothedRunner.driverCapable(hull, mechanism.sampling()) || allBounds ? SparkSessions.localThreads(common) : null;
+        // where Spark runs the exact n on a local master it was started for, the bounded n run on the driver's threads (a Spark
+        // stage for each batch of pair evaluations costs more than the batch: see SmoothedCommand)
+        boundsThreads = SparkSessions.localThreads(common);
         SparkSession spark = threads == null ? SparkSessions.get(common, "smoothed-sweep") : null;
         OutputDir.mark(out, spark == null ? "setup" : "sparkStartAndInput");
         int parts = spark == null ? threads : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
@@ -214,7 +219,9 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         List<SmoothedValue> lower = null;
         Progress.phase("computing n = " + n + (bounded ? " (certified bounds)" : ""));
         if (bounded) {
-            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(spark, n, t, mechanism.sampling(), hull, hull, eps, parts, progress, boundsWork, pi.refineSeconds());
+            boolean onThreads = spark != null && boundsThreads != null;
+            List<List<SmoothedValue>> b = SmoothedRunner.monotoneBounds(onThreads ? null : spark, n, t, mechanism.sampling(), hull, hull, eps,
+                    onThreads ? boundsThreads : parts, progress, boundsWork, pi.refineSeconds());
             values = b.get(0);
             lower = b.get(1);
         } else {
