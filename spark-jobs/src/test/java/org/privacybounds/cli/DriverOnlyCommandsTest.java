@@ -138,13 +138,22 @@ class DriverOnlyCommandsTest {
         String[] common = {"--n", "20000", "--eta", "0.998", "--epsilon", "1", "--refine-seconds", "1", "--master", "local[2]", "--json"};
         String[] precincts = Stream.concat(Stream.of("smoothed", "--distributions-from-precincts", dir.toString(), "--precinct-points", "county",
                 "--candidates", "Joseph R. Biden,Donald J. Trump", "--exclude", "Under Votes,Over Votes"), Arrays.stream(common)).toArray(String[]::new);
-        SparkTestSession.Run r = SparkTestSession.run(precincts);
-        assertEquals(0, r.exitCode(), r.err());
-        assertTrue(r.err().contains("reporting certified bounds instead"), r.err());
-        int jobs = jobsAndStop();
-        SparkTestSession.Run dry = SparkTestSession.run(Stream.concat(Arrays.stream(precincts), Stream.of("--dry-run")).toArray(String[]::new));
-        assertEquals(0, dry.exitCode(), dry.err());
-        assertEquals(jobsAndStop(), jobs, "Spark jobs of the run and of reading its returns alone");
+        SparkTestSession.Run r;
+        int jobs;
+        try {
+            r = SparkTestSession.run(precincts);
+            assertEquals(0, r.exitCode(), r.err());
+            assertTrue(r.err().contains("reporting certified bounds instead"), r.err());
+            jobs = jobsAndStop();
+            SparkTestSession.Run dry = SparkTestSession.run(Stream.concat(Arrays.stream(precincts), Stream.of("--dry-run")).toArray(String[]::new));
+            assertEquals(0, dry.exitCode(), dry.err());
+            assertEquals(jobsAndStop(), jobs, "Spark jobs of the run and of reading its returns alone");
+        } finally {
+            // no session left behind for the classes after this one, whatever failed
+            if (SparkSession.getDefaultSession().isDefined()) {
+                jobsAndStop();
+            }
+        }
         List<String> vertices = new ArrayList<>();
         r.json().get("hull").get("vertices").forEach(v -> {
             List<String> shares = new ArrayList<>();
