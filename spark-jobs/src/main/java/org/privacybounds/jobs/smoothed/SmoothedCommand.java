@@ -153,7 +153,10 @@ public final class SmoothedCommand extends BoundsCommand {
         return reduced.bounded() ? reduced.inner() : reduced.exact();
     }
 
-    /** The set the certified bounds' upper side runs on: the enclosing simplex where the hull is bounded, else the hull itself. */
+    /**
+     * The set a run is over from above: the enclosing simplex where the hull is bounded, else the hull itself (the certified
+     * bounds' upper side runs on it).
+     */
     private DistributionSet boundsUpperSet() {
         return reduced.bounded() ? reduced.outer() : reduced.exact();
     }
@@ -203,7 +206,7 @@ public final class SmoothedCommand extends BoundsCommand {
     @Override
     protected Report compute(OutputDir out) {
         // driver-sized: the large-n method and the monotone bounds on a local master need no Spark (its threads run every parallel part)
-        Integer threads = given != null && (beyond || SmoothedRunner.driverCapable(reduced.bounded() ? reduced.outer() : reduced.exact(),
+        Integer threads = given != null && (beyond || SmoothedRunner.driverCapable(boundsUpperSet(),
                 mechanism.sampling()) && (!reduced.bounded() || SmoothedRunner.driverCapable(reduced.inner(), mechanism.sampling())))
                 ? SparkSessions.localThreads(common) : null;
         Integer local = given == null ? SparkSessions.localThreads(common) : null; // asked before a session exists
@@ -223,7 +226,7 @@ public final class SmoothedCommand extends BoundsCommand {
         int parts = evaluateOn == null ? (spark == null ? threads : local) : partitions > 0 ? partitions : spark.sparkContext().defaultParallelism();
         long t0 = System.nanoTime();
         Consumer<String> progress = msg -> spec.commandLine().getErr().println("smoothed: " + msg);
-        DistributionSet hull = reduced.bounded() ? reduced.outer() : reduced.exact();
+        DistributionSet hull = boundsUpperSet();
         List<SmoothedValue> values;
         List<SmoothedValue> lower;
         Progress.phase(beyond ? "computing certified bounds (at most about " + WorkLimit.duration(boundsSeconds) + " of core time)" : "computing");
