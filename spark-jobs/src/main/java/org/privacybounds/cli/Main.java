@@ -112,6 +112,11 @@ public final class Main implements Callable<Integer> {
                 throw new CommandLine.TypeConversionException("'" + v + "' is not a decimal number");
             }
         });
+        // whole numbers as people write them for elections and datasets: 158000000 or 1.58e8 (exactly an integer)
+        cl.registerConverter(Long.class, v -> wholeNumber(v).longValue());
+        cl.registerConverter(long.class, v -> wholeNumber(v).longValue());
+        cl.registerConverter(Integer.class, Main::intValue);
+        cl.registerConverter(int.class, Main::intValue);
         cl.registerConverter(MonteCarloMean.Interval.class, v -> {
             try {
                 return MonteCarloMean.Interval.parse(v);
@@ -123,12 +128,13 @@ public final class Main implements Callable<Integer> {
         readableHelp(cl);
         boolean verbose = Arrays.asList(args).contains("--verbose");
         cl.setParameterExceptionHandler((ex, a) -> {
-            e.println("error: " + printable(ex.getMessage().replaceFirst("^Error: ", "")));
+            // one line, as for every other bad input: the problem, a suggestion where picocli has one, where the usage is
+            StringBuilder line = new StringBuilder("error: ").append(printable(ex.getMessage().replaceFirst("^Error: ", "")));
             if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-                e.println("did you mean: " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size()))) + "?");
+                line.append("; did you mean: ").append(String.join(" or ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size())))).append('?');
             }
             String name = ex.getCommandLine().getCommandName();
-            e.println("Run 'privacy-bounds " + (name.equals("privacy-bounds") ? "" : name + " ") + "--help' for usage.");
+            e.println(line.append(" (run 'privacy-bounds ").append(name.equals("privacy-bounds") ? "" : name + " ").append("--help' for usage)"));
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
@@ -281,6 +287,31 @@ public final class Main implements Callable<Integer> {
     }
 
     /** The message with control characters (from input files or arguments) shown as escapes, on one line. */
+    /** A whole number as typed: digits, or a decimal that is exactly an integer (1.58e8, 2.0); within a long. */
+    static BigDecimal wholeNumber(String v) {
+        BigDecimal d;
+        try {
+            d = Decimals.parse(v.trim());
+        } catch (NumberFormatException bad) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is not a whole number (e.g. 158000000 or 1.58e8)");
+        }
+        if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is not a whole number (e.g. 158000000 or 1.58e8)");
+        }
+        if (d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is out of range (at most " + Long.MAX_VALUE + " in size)");
+        }
+        return d;
+    }
+
+    private static Integer intValue(String v) {
+        BigDecimal d = wholeNumber(v);
+        if (d.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) < 0 || d.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is out of range (at most " + Integer.MAX_VALUE + " in size)");
+        }
+        return d.intValue();
+    }
+
     static String printable(String s) {
         if (s == null) {
             return "";

@@ -54,5 +54,16 @@ class HelpTest {
         SparkTestSession.Run typo = SparkTestSession.run("smothed", "--n", "3");
         assertEquals(2, typo.exitCode());
         assertTrue(typo.err().contains("did you mean: smoothed"), typo.err());
+        assertEquals(1, typo.err().strip().lines().count(), "a parse error is one line: " + typo.err());
+        // a whole number may be written in scientific notation; a fraction is refused in one line naming the option
+        SparkTestSession.Run sci = SparkTestSession.run("smoothed", "--n", "1.2e1", "--lost", "2", "--epsilon", "1", "--distributions",
+                "0.2,0.3,0.5;0.6,0.3,0.1", "--dry-run");
+        assertEquals(0, sci.exitCode(), sci.err());
+        assertTrue(sci.out().contains("12"), sci.out());
+        SparkTestSession.Run fraction = SparkTestSession.run("smoothed", "--n", "1.5e0", "--lost", "2", "--epsilon", "1", "--distributions",
+                "0.2,0.3,0.5;0.6,0.3,0.1");
+        assertEquals(2, fraction.exitCode());
+        assertEquals("error: Invalid value for option '--n': '1.5e0' is not a whole number (e.g. 158000000 or 1.58e8)"
+                + " (run 'privacy-bounds smoothed --help' for usage)", fraction.err().strip());
     }
 }

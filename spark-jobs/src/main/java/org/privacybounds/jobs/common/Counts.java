@@ -1,5 +1,7 @@
 package org.privacybounds.jobs.common;
 
+import org.privacybounds.numeric.Decimals;
+
 /** Parses a histogram {@code c1,c2,...} of non-negative integer counts. */
 public final class Counts {
     private Counts() {
@@ -15,8 +17,8 @@ public final class Counts {
         for (int i = 0; i < parts.length; i++) {
             long v;
             try {
-                v = Long.parseLong(parts[i].trim());
-            } catch (NumberFormatException e) {
+                v = Decimals.parse(parts[i]).longValueExact(); // 2900000 or 2.9e6
+            } catch (NumberFormatException | ArithmeticException e) {
                 throw new UserInputException(option, spec, "count " + (i + 1) + " ('" + parts[i].trim() + "') is not an integer");
             }
             if (v < 0) {
