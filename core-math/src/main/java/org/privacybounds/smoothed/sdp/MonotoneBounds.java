@@ -185,10 +185,30 @@ public final class MonotoneBounds {
             return LogMath.toLog10(logUpper) - LogMath.toLog10(logLower);
         }
 
-        /** How far below its assignment's exact value the lower bound may lie, relative to it (0: exact; infinite: no lower bound). */
+        /**
+         * r such that the lower bound's assignment's exact value is at most (1 + r) times the lower bound (0: exact; infinite: no
+         * lower bound, or a factor beyond a double's range: {@link #lowerLog10Factor} has it).
+         */
         public double lowerRelativeError() {
             return logLower == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.max(0, Math.expm1(logLowerAbove - logLower));
         }
+
+        /** log10 of 1 + {@link #lowerRelativeError}, finite wherever there is a lower bound. */
+        public double lowerLog10Factor() {
+            return logLower == Double.NEGATIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.max(0, LogMath.toLog10(logLowerAbove - logLower));
+        }
+    }
+
+    /**
+     * How many times a lower bound its assignment's exact value may be, for text: "(1 + 4.3e-07)" where that is under 2, else
+     * "10^55.7" (or "an unbounded factor" without a lower bound).
+     */
+    public static String factorText(double log10Factor) {
+        if (log10Factor == Double.POSITIVE_INFINITY) {
+            return "an unbounded factor";
+        }
+        return log10Factor < Math.log10(2) ? String.format(Locale.ROOT, "(1 + %.3g)", Math.expm1(log10Factor * Math.log(10)))
+                : String.format(Locale.ROOT, "10^%.3g", log10Factor);
     }
 
     /** What the rounding of a log-sum of positive terms can move it, far above its few ulps. */
@@ -270,9 +290,9 @@ public final class MonotoneBounds {
             }
             out[e] = new Bounds(eps[e], logUpper, kept.cells, lo.logLower(), lo.vertex(), lo.pair(), lo.cells(), up.evaluations + lowerEvaluations
                     + own.evaluations, Math.min(logUpper, own.log), byDirection, kept.log > lo.logLower() ? kept.directPlane : null, kept.fixed);
-            progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; the lower bound within %.2g of its"
-                    + " assignment's value), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
-                    out[e].log10Gap(), out[e].lowerRelativeError(), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
+            progress.accept(String.format(Locale.ROOT, "eps = %g: %.6g <= log10 delta_SDP <= %.6g (log10 gap %.3g; its assignment's value at most %s"
+                    + " times the lower bound), %d pair evaluations, %.1f s", eps[e], LogMath.toLog10(lo.logLower()), LogMath.toLog10(logUpper),
+                    out[e].log10Gap(), factorText(out[e].lowerLog10Factor()), out[e].evaluations(), (System.nanoTime() - t0) / 1e9));
         }
         return out;
     }

@@ -33,6 +33,23 @@ class MonotoneBoundsTest {
     private static final double[] EPS = {0.3, 1, 3};
 
     @Test
+    void theLowerBoundsFactorStaysFiniteWhereItsRelativeErrorOverflows() {
+        // the lower bound 3,354 decades below its assignment's bound from above: (1 + r) overflows a double, its log10 does not
+        double logLower = -3354.1 * Math.log(10);
+        double logAbove = -5.98 * Math.log(10);
+        MonotoneBounds.Bounds far = new MonotoneBounds.Bounds(3, logAbove, 1, logLower, 0, new int[] {0, 1}, 1, 1, logAbove, false, null, null);
+        assertEquals(Double.POSITIVE_INFINITY, far.lowerRelativeError());
+        assertEquals(3348.12, far.lowerLog10Factor(), 1e-9);
+        assertEquals("10^3.35e+03", MonotoneBounds.factorText(far.lowerLog10Factor()));
+        MonotoneBounds.Bounds near = new MonotoneBounds.Bounds(3, -2, 1, -2 - 4.3e-7, 0, new int[] {0, 1}, 1, 1, -2, false, null, null);
+        assertEquals(Math.expm1(4.3e-7), near.lowerRelativeError(), 1e-15);
+        assertEquals("(1 + 4.30e-07)", MonotoneBounds.factorText(near.lowerLog10Factor()));
+        assertEquals("10^0.301", MonotoneBounds.factorText(Math.log10(2)));
+        MonotoneBounds.Bounds none = new MonotoneBounds.Bounds(3, -2, 1, Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 1, -2, false, null, null);
+        assertEquals("an unbounded factor", MonotoneBounds.factorText(none.lowerLog10Factor()));
+    }
+
+    @Test
     void aPairsDivergenceNeverGrowsWhenARecordMovesIntoEitherOfItsCategories() {
         for (Sampling s : Sampling.values()) {
             int n = 16;

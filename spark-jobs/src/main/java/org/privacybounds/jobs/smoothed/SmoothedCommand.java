@@ -37,8 +37,9 @@ import picocli.CommandLine.Option;
                 "with the maximising assignment. Two categories and two vertices at any n (stage 1, delta(h), runs on the",
                 "executors); other shapes (three or more categories, more vertices) evaluate every assignment on the executors, with",
                 "an estimate of the work first, where that fits in --max-work; beyond it (three or more categories, n up to",
-                "2^31 - 1) certified bounds from both sides: delta above (every assignment at once), lowerDelta below (one",
-                "assignment's value, lowered by at most lowerDeltaRelativeError) and the log10 gap between them. When the hull",
+                "2^31 - 1) certified bounds from both sides: delta above (every assignment at once), lowerDelta below (at most",
+                "one assignment's value, which is at most 1 + lowerDeltaRelativeError times it) and the log10 gap between them.",
+                "When the hull",
                 "of Pi has more than --max-vertices vertices, delta_SDP is bounded from both sides (an enclosing simplex above,",
                 "some of the hull's vertices below)."},
         footer = {"", "Examples:",
@@ -304,7 +305,8 @@ public final class SmoothedCommand extends BoundsCommand {
                         v.relativeErrorBound(), v.evaluated(), v.excluded());
                 continue;
             }
-            // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close
+            // a two-sided bound: no relative error of one value, no assignments counted; the gap says how close (and bounds the
+            // lower bound's own factor, whose relative error overflows a double past 10^308)
             SmoothedValue lo = lower.get(i);
             double gap = v.log10Delta() - lo.log10Delta();
             widest = Math.max(widest, gap);
@@ -313,8 +315,8 @@ public final class SmoothedCommand extends BoundsCommand {
                     beyond ? "(every assignment)" : Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", gap));
             o.printf("%-10s %-14s %-13.5f %-22s (%s)%n", "", Columns.scientific(lo.delta(), lo.log10Delta()), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
-                    ? String.format(Locale.ROOT, "lower bound: the exact value of this assignment (every record on one vertex) lowered by at most %.2g"
-                            + " relative, see method", lo.relativeErrorBound())
+                    ? String.format(Locale.ROOT, "lower bound: at most the exact value of this assignment (every record on one vertex), which"
+                            + " is at most %s times it; see method", MonotoneBounds.factorText(Math.min(gap, Math.log1p(lo.relativeErrorBound()) / Math.log(10))))
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);

@@ -18,8 +18,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * One delta_SDP result of {@code smoothed} and {@code smoothed-sweep} as written: n, T, the value (delta and its log10, the
  * best assignment, how it was obtained), the DP bound and 1/n beside it, and the basic composition of the run's
  * {@code --compose} runs. A two-sided bound (three or more categories beyond every assignment's reach) carries its lower
- * value in log10LowerDelta (NaN for an exact value), and delta is then the upper one; lowerDeltaRelativeError says how far below
- * the exact value of its own assignment (or inner polytope) the lower value may lie, relative to it. Its columns (results.csv,
+ * value in log10LowerDelta (NaN for an exact value), and delta is then the upper one; lowerDeltaRelativeError is r such that the
+ * exact value of its own assignment (or inner polytope) is at most (1 + r) times the lower value (null in JSON past a double). Its columns (results.csv,
  * results.parquet) are declared once in {@link #COLUMNS}; {@link #json} is the JSON of the contract, and {@link #fromJson}
  * reads it back unchanged (a resumed sweep writes the same digits).
  */

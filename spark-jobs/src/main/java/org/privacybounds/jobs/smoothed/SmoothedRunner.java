@@ -241,18 +241,18 @@ public final class SmoothedRunner {
                                 + " neighbour, a record moved from category %d to %d, whose expectation is a sum over the lost counts J and"
                                 + " the released K (independent multinomials): for each J the expectation over K from below (Jensen, and"
                                 + " near the threshold two binomial CDFs per released count, lowered by 1e-12 relative each), the rest left"
-                                + " out; it is at most the same assignment's bound from above (its own law as G), so lowerDelta is that"
-                                + " assignment's exact value lowered by at most %.3g relative (lowerDeltaRelativeError)", x.lowerVertex() + 1,
-                        lowerSet.label(x.lowerVertex()), x.lowerPair()[0] + 1, x.lowerPair()[1] + 1, x.lowerRelativeError()), 1, 0));
+                                + " out; it is at most the same assignment's bound from above (its own law as G), so that assignment's"
+                                + " exact value is at most %s times lowerDelta (1 + lowerDeltaRelativeError)", x.lowerVertex() + 1,
+                        lowerSet.label(x.lowerVertex()), x.lowerPair()[0] + 1, x.lowerPair()[1] + 1, MonotoneBounds.factorText(x.lowerLog10Factor())), 1, 0));
                 continue;
             }
             lower.add(new SmoothedValue(x.epsilon(), x.logLower(), pure, x.lowerRelativeError(), String.format(Locale.ROOT,
                     "lower bound: the assignment with every record on vertex %d (%s); its value E[delta(H)] is at least the sum over %d cells"
                             + " of the (h_%d, h_%d) plane of the cell's probability (lowered by 2e-12 relative for its binomial CDFs) times the"
                             + " pair divergence at the cell's upper corner (monotone), lowered by its error bound, and at most the same"
-                            + " assignment's bound from above (its own law as G), so lowerDelta is that assignment's exact value lowered by at"
-                            + " most %.3g relative (lowerDeltaRelativeError)", x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerCells(),
-                    x.lowerPair()[0] + 1, x.lowerPair()[1] + 1, x.lowerRelativeError()), 1, 0));
+                            + " assignment's bound from above (its own law as G), so that assignment's exact value is at most %s times"
+                            + " lowerDelta (1 + lowerDeltaRelativeError)", x.lowerVertex() + 1, lowerSet.label(x.lowerVertex()), x.lowerCells(),
+                    x.lowerPair()[0] + 1, x.lowerPair()[1] + 1, MonotoneBounds.factorText(x.lowerLog10Factor())), 1, 0));
         }
         return List.of(upper, lower);
     }

@@ -16,6 +16,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.smoothed.sdp.MonotoneBounds;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.Sampling;
@@ -85,7 +86,7 @@ class SmoothedCommandsTest extends SparkTestSession {
             // how far the lower bound may lie below its own assignment's value: never more than the gap
             double own = b.get("lowerDeltaRelativeError").asDouble();
             assertTrue(own >= 0 && own <= Math.expm1(b.get("log10Gap").asDouble() * Math.log(10)) + 1e-12, b.toString());
-            assertTrue(b.get("method").asText().contains(String.format(Locale.ROOT, "lowered by at most %.3g relative", own)), b.toString());
+            assertTrue(b.get("method").asText().contains("at most " + MonotoneBounds.factorText(Math.log1p(own) / Math.log(10)) + " times lowerDelta"), b.toString());
         }
         // smoothed-sweep takes the same way at the same n, with the lower bound in its rows and in results.csv
         Run sweep = run("smoothed-sweep", "--n", "120", "--sample-size", "100", "--epsilon", "0.5,2", "--distributions",
