@@ -16,13 +16,13 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.privacybounds.smoothed.sdp.MonotoneBounds;
 import org.privacybounds.jobs.common.InputFiles;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.ReferenceAlgorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.MonotoneBounds;
 import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
