@@ -1,6 +1,7 @@
 package org.privacybounds.jobs.smoothed;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -321,9 +322,14 @@ public final class SmoothedCommand extends BoundsCommand {
         }
         o.printf("DP delta (any eps) = %.6g; 1/n = %.3g; %.1f s%n", Math.exp(logDp), 1.0 / n, secs);
         if (beyond && widest > WIDE_GAP) {
-            o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger --refine-seconds narrows"
-                    + " the part its cells leave (docs/computing.md says what else can remain)%n", widest,
-                    SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(), boundsUpperSet(), boundsLowerSet(), mechanism.sampling()));
+            double side = SmoothedRunner.sideSeconds(values.size(), common.maxWork, pi.refineSeconds(), boundsUpperSet(), boundsLowerSet(),
+                    mechanism.sampling());
+            // the option that would narrow it: --refine-seconds, unless --max-work already holds the sides below it
+            o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger %s narrows"
+                    + " the part its cells leave (docs/computing.md says what else can remain)%n", widest, side,
+                    side < pi.refineSeconds() ? "--max-work (it holds the sides below --refine-seconds "
+                            + new BigDecimal(Double.toString(pi.refineSeconds())).stripTrailingZeros().toPlainString() + ")"
+                            : "--refine-seconds");
         }
     }
 

@@ -191,6 +191,9 @@ class SmoothedCommandsTest extends SparkTestSession {
         // the text output says how to narrow a gap above 1e-3, and says nothing where the two sides meet (a zero share)
         Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.01"));
         assertTrue(text.out().contains("log10 gaps up to ") && text.out().contains("a larger --refine-seconds narrows"), text.out());
+        // where --max-work holds the sides below --refine-seconds, the option to raise is --max-work
+        Run held = run(append(Arrays.copyOf(base, base.length - 1), "--max-work", "2"));
+        assertTrue(held.out().contains("a larger --max-work (it holds the sides below --refine-seconds 40) narrows"), held.out());
         Run met = run("smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.50,0");
         assertEquals(0, met.exitCode(), met.err());
         assertTrue(met.out().contains("log10 gap to the lower bound 0") && !met.out().contains("--refine-seconds"), met.out());
