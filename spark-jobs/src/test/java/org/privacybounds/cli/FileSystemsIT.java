@@ -182,7 +182,7 @@ class FileSystemsIT {
     @ParameterizedTest
     @ValueSource(strings = {"hdfs", "s3"})
     void aSparkJobReadsFromTheStoreAndPublishesToIt(String name) throws Exception {
-        // on the Spark 4 build S3A (AWS SDK v2) reads and publishes in the killed run's case below; HDFS here
+        // on the Spark 4 build S3A (AWS SDK v2) reads and publishes in the killed run's case below; HDFS here on both builds
         Assumptions.assumeFalse(name.equals("s3") && SparkLine.isSpark4(), "S3 is checked on the Spark 4 build by the killed run");
         Store st = store(name);
         Path local = Files.createDirectories(work.resolve("pa-local"));
@@ -216,10 +216,11 @@ class FileSystemsIT {
     @ParameterizedTest
     @ValueSource(strings = {"hdfs", "s3"})
     void aKilledRunResumesAndRerunsKeepTheContract(String name) throws Exception {
-        // HDFS's rename and delete are the same through the Hadoop 3.3 and 3.5 clients (the precincts case above publishes
-        // through both); S3A changed its AWS SDK between them and runs on both builds
-        Assumptions.assumeFalse(name.equals("hdfs") && SparkLine.isSpark4(),
-                "the killed run on HDFS is checked on the Spark 3.5 build");
+        // one store a build: HDFS on the Spark 3.5 build (with the no-op and the refusal), S3 on the Spark 4 build (with the
+        // overwrite, on S3A's AWS SDK v2); the precincts case above reads and publishes through HDFS on both builds and through
+        // S3A's SDK v1 on the Spark 3.5 build, and the manifest is read and replaced by the same code on both lines
+        Assumptions.assumeFalse(name.equals("hdfs") == SparkLine.isSpark4(),
+                "the killed run is checked on HDFS on the Spark 3.5 build and on S3 on the Spark 4 build");
         Store st = store(name);
         Path reference = reference("sweep", args(SWEEP, "--distributions-from-votes",
                 root().resolve("datasets/president_2020_biden_trump_57_jurisdictions_538.csv").toString()));
@@ -241,13 +242,6 @@ class FileSystemsIT {
         Map<String, long[]> published = st.list(out);
         assertTrue(published.containsKey("_SUCCESS"));
         reader.assertSawOnly(List.of(sizes(published)));
-        if (SparkLine.isSpark4()) {
-            // the reruns below read and replace the manifest through the same code on both lines (checked on the Spark 3.5
-            // build: the no-op and the refusal on HDFS, the overwrite on S3); the Spark 4 build keeps the kill and resume on
-            // S3A's AWS SDK v2
-            assertNoTemporaryFolder(st, name);
-            return;
-        }
 
         String[] other = args(SWEEP, "--distributions-from-votes", st.uri("in/votes.csv"), "--out", st.uri(out), "--rounding", "round");
         if (name.equals("hdfs")) {
@@ -270,7 +264,7 @@ class FileSystemsIT {
         }
 
         // --overwrite replaces it, on S3, whose rename is a copy (the no-op and the refusal read the manifest through the
-        // same code on HDFS above)
+        // same code on HDFS above, on the other build)
         Reader second = new Reader(st, out);
         Result over = second.during(() -> run(name + "-sweep-overwrite", st.env(), args(other, "--overwrite")));
         assertEquals(0, over.code(), over.err());
