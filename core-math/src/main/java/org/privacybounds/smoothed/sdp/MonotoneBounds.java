@@ -201,11 +201,14 @@ public final class MonotoneBounds {
 
     /**
      * How many times a lower bound its assignment's exact value may be, for text: "(1 + 4.3e-07)" where that is under 2, else
-     * "10^55.7" (or "an unbounded factor" without a lower bound).
+     * "10^55.7" ("(1 + 0)" where the lower bound is the value, "an unbounded factor" without a lower bound).
      */
     public static String factorText(double log10Factor) {
         if (log10Factor == Double.POSITIVE_INFINITY) {
             return "an unbounded factor";
+        }
+        if (log10Factor == 0) {
+            return "(1 + 0)";
         }
         return log10Factor < Math.log10(2) ? String.format(Locale.ROOT, "(1 + %.3g)", Math.expm1(log10Factor * Math.log(10)))
                 : String.format(Locale.ROOT, "10^%.3g", log10Factor);

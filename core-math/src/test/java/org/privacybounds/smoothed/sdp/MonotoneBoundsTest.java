@@ -45,6 +45,7 @@ class MonotoneBoundsTest {
         assertEquals(Math.expm1(4.3e-7), near.lowerRelativeError(), 1e-15);
         assertEquals("(1 + 4.30e-07)", MonotoneBounds.factorText(near.lowerLog10Factor()));
         assertEquals("10^0.301", MonotoneBounds.factorText(Math.log10(2)));
+        assertEquals("(1 + 0)", MonotoneBounds.factorText(0));
         MonotoneBounds.Bounds none = new MonotoneBounds.Bounds(3, -2, 1, Double.NEGATIVE_INFINITY, 0, new int[] {0, 1}, 0, 1, -2, false, null, null);
         assertEquals("an unbounded factor", MonotoneBounds.factorText(none.lowerLog10Factor()));
     }

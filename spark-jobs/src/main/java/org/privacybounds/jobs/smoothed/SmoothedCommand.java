@@ -316,7 +316,8 @@ public final class SmoothedCommand extends BoundsCommand {
                     beyond ? "(every assignment)" : Arrays.toString(v.argmaxAssignment()), "bound",
                     String.format(Locale.ROOT, "log10 gap to the lower bound %.3g", gap));
             o.printf("%-10s %-14s %-13.5f %-22s (%s)%n", "", Columns.scientific(lo.delta(), lo.log10Delta()), lo.log10Delta(), Arrays.toString(lo.argmaxAssignment()), beyond
-                    ? String.format(Locale.ROOT, "lower bound: at most the exact value of this assignment (every record on one vertex), which"
+                    ? lo.relativeErrorBound() == 0 ? "lower bound: the exact value of this assignment (every record on one vertex); see method"
+                            : String.format(Locale.ROOT, "lower bound: at most the exact value of this assignment (every record on one vertex), which"
                             + " is at most %s times it; see method", MonotoneBounds.factorText(Math.min(gap, Math.log1p(lo.relativeErrorBound()) / Math.log(10))))
                     : String.format(Locale.ROOT, "lower bound: delta_SDP over the inner polytope, relErr %.1e", lo.relativeErrorBound()));
         }
