@@ -39,7 +39,7 @@ public final class PiOptions {
         String file;
 
         @Option(names = "--distributions-from-votes", paramLabel = "CSV",
-                description = "CSV of vote counts: each row's shares of the --votes-columns (A/(A+B), B/(A+B) for two; A/(A+B+C), ... for more) are a distribution.")
+                description = "CSV of vote counts: each row's shares of the --votes-columns (A/(A+B), B/(A+B) for two; A/(A+B+C), ... for more) are a distribution (counts as 153778, \"153,778\" or 1.5e5).")
         String votes;
 
         @Option(names = "--distributions-from-precincts", paramLabel = "DIR|CSV",
@@ -358,16 +358,18 @@ public final class PiOptions {
         return p;
     }
 
+    /** A vote count (or share) as published: a decimal number, digits in groups of three ({@code "1,089,300"}) too. */
     private static BigDecimal votes(String v, String col, int r) {
         try {
-            BigDecimal d = Decimals.parse(v);
+            String t = v == null ? "" : v.trim();
+            BigDecimal d = Decimals.parse(t.matches("\\d{1,3}(,\\d{3})+(\\.\\d*)?") ? t.replace(",", "") : t);
             if (d.signum() < 0) {
                 throw new NumberFormatException();
             }
             return d;
         } catch (NumberFormatException e) {
             throw new UserInputException("--distributions-from-votes", "row " + (r + 2) + " column " + col + " = '" + v + "'",
-                    "vote counts must be non-negative numbers");
+                    "vote counts must be non-negative numbers (153778, 153,778 or 1.5e5)");
         }
     }
 

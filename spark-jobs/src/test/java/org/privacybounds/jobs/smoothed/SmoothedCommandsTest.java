@@ -258,9 +258,12 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(res.get("log10Delta").asDouble() + 1, cr.get("log10ComposedDelta").asDouble(), 1e-12);
     }
 
-    /** Three categories from vote counts: the 2020 states' Biden, Trump and other votes, the same as the hull given inline. */
+    /**
+     * Three categories from vote counts: the 2020 states' Biden, Trump and other votes, the same as the hull given inline, also
+     * with the counts written in groups of three.
+     */
     @Test
-    void threeVoteColumnsGiveThreeCategoryDistributions() {
+    void threeVoteColumnsGiveThreeCategoryDistributions(@TempDir Path tmp) throws Exception {
         String states = root().resolve("datasets/examples/president_2020_states_three_way.csv").toString();
         Run r = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1,3", "--distributions-from-votes", states, "--votes-columns",
                 "biden,trump,other", "--label-column", "state_po", "--json");
@@ -288,6 +291,24 @@ class SmoothedCommandsTest extends SparkTestSession {
             assertEquals(a.get("delta").asDouble(), same.json().get("results").get(i).get("delta").asDouble(), 0);
             assertTrue(a.get("delta").asDouble() > 0 && a.get("delta").asDouble() <= a.get("dpDelta").asDouble(), a.toString());
         }
+        // counts as some offices publish them, in groups of three ("1,089,300" quoted): the same hull
+        List<String> lines = Files.readAllLines(Path.of(states));
+        List<String> grouped = new ArrayList<>(List.of(lines.get(0)));
+        for (String line : lines.subList(1, lines.size())) {
+            String[] c = line.split(",");
+            grouped.add(c[0] + "," + String.format(Locale.ROOT, "\"%,d\"", Long.parseLong(c[1])) + "," + c[2] + "," + c[3]);
+        }
+        assertTrue(grouped.contains("AL,\"849,624\",1441170,32488"), grouped.toString());
+        Path groupedFile = Files.write(tmp.resolve("grouped.csv"), grouped);
+        Run g = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1,3", "--distributions-from-votes", groupedFile.toString(), "--votes-columns",
+                "biden,trump,other", "--label-column", "state_po", "--json");
+        assertEquals(0, g.exitCode(), g.err());
+        assertEquals(hull.get("vertices"), g.json().get("hull").get("vertices"));
+        Path broken = Files.write(tmp.resolve("broken.csv"), List.of(lines.get(0), lines.get(1), "XX,\"1,23\",5,6"));
+        Run b = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1", "--distributions-from-votes", broken.toString(), "--votes-columns",
+                "biden,trump,other", "--label-column", "state_po");
+        assertEquals(2, b.exitCode(), b.err());
+        assertTrue(b.err().startsWith("error: --distributions-from-votes = row 3 column biden = '1,23': vote counts must be non-negative numbers"), b.err());
         for (String cols : new String[] {"biden", "biden,biden", "biden,trump,biden"}) {
             Run bad = run("smoothed", "--n", "12", "--eta", "0.9", "--epsilon", "1", "--distributions-from-votes", states, "--votes-columns", cols);
             assertEquals(2, bad.exitCode(), bad.err());
