@@ -109,6 +109,9 @@ public final class JsonSchemas {
         if ("lowerDeltaRelativeError".equals(name) && types.contains("number")) {
             types.add("null"); // no bound: a lower value of 0 (ln -infinity) lies any distance below
         }
+        if ("relativeErrorBound".equals(name) && types.contains("number")) {
+            types.add("null"); // past a double's range: a two-sided bound more than 308 decades wide
+        }
         if (name != null && VERDICTS.contains(name) && types.contains("boolean")) {
             types.add("null"); // a verdict that no precision decided
         }

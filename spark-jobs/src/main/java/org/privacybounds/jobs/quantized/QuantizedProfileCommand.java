@@ -134,7 +134,7 @@ public final class QuantizedProfileCommand extends BoundsCommand {
         hn.put("to", x.heuristicTo());
         r.put("heuristicTight", x.heuristicTight());
         r.put("absoluteErrorBound", x.absoluteError());
-        r.put("relativeErrorBound", x.relativeError());
+        Json.put(r, "relativeErrorBound", x.relativeError());
         r.put("method", "exact sum over every output, laws of every leave-one-out database by divide and conquer; certified");
         Double hd = null;
         if (shm != null) {

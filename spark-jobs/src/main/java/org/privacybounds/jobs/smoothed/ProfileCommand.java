@@ -139,7 +139,7 @@ public final class ProfileCommand extends BoundsCommand {
         OptionalDouble r8 = Remark8Bound.logBound((double) t / n, e, f, h.length, n);
         Json.put(r, "remark8Bound", r8.isPresent() ? Math.exp(r8.getAsDouble()) : Double.NaN);
         Json.put(r, "log10Remark8Bound", r8.isPresent() ? LogMath.toLog10(r8.getAsDouble()) : Double.NaN);
-        r.put("relativeErrorBound", v.relativeErrorBound());
+        Json.put(r, "relativeErrorBound", v.relativeErrorBound());
         r.put("method", v.method());
         return new Row(e, v, Math.exp(logDp), r8.isPresent() ? Math.exp(r8.getAsDouble()) : null, noisy ? r.get("realisedEpsilon").asDouble() : null);
     }

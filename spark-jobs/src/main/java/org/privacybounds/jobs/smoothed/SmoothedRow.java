@@ -56,7 +56,7 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
             a[i] = r.get("argmaxAssignment").get(i).asLong();
         }
         return new SmoothedRow(r.get("n").asLong(), r.get("T").asLong(), r.get("epsilon").asDouble(), num(r.get("delta")), log10(r.get("log10Delta")), a,
-                r.get("relativeErrorBound").asDouble(), r.get("method").asText(), r.get("evaluated").asLong(), r.get("excluded").asLong(),
+                r.get("relativeErrorBound").isNull() ? Double.POSITIVE_INFINITY : r.get("relativeErrorBound").asDouble(), r.get("method").asText(), r.get("evaluated").asLong(), r.get("excluded").asLong(),
                 num(r.get("dpDelta")), r.get("inverseN").asDouble(), r.get("composedEpsilon").asDouble(), num(r.get("composedDelta")),
                 log10(r.get("log10ComposedDelta")), r.has("seconds") ? r.get("seconds").asDouble() : Double.NaN,
                 r.has("log10LowerDelta") ? log10(r.get("log10LowerDelta")) : Double.NaN,
@@ -95,7 +95,7 @@ record SmoothedRow(long n, long T, double epsilon, double delta, double log10Del
         for (long x : argmaxAssignment) {
             a.add(x);
         }
-        r.put("relativeErrorBound", relativeErrorBound);
+        Json.put(r, "relativeErrorBound", relativeErrorBound); // null past a double (a gap of more than 308 decades)
         r.put("method", method);
         r.put("evaluated", evaluated);
         r.put("excluded", excluded);

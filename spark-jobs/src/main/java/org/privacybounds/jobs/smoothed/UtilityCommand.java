@@ -108,7 +108,7 @@ public final class UtilityCommand extends BoundsCommand {
             } else {
                 r.putNull("worstNeighbor");
             }
-            r.put("relativeErrorBound", u.relativeErrorBound());
+            Json.put(r, "relativeErrorBound", u.relativeErrorBound());
         }
         root.put("units", "utility in [0, 1] (1 = always-correct adversary, 0 = no better than the threshold)");
         return root;
