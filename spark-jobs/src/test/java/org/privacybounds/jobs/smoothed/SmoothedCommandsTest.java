@@ -199,6 +199,27 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertTrue(met.out().contains("log10 gap to the lower bound 0") && !met.out().contains("--refine-seconds"), met.out());
     }
 
+    /**
+     * Every assignment exactly at n = 1,000 (two vertices of three categories) is about 15 core-minutes: the command names the
+     * --max-work that takes the certified bounds instead, and that run is not refused and closes (log10 gap 1.3e-7 in 0.6 s).
+     * At n = 300 (34 core-seconds) it says nothing.
+     */
+    @Test
+    void aLongExactRunNamesTheMaxWorkOfTheCertifiedBounds() {
+        String[] base = {"smoothed", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08"};
+        Run dry = run(append(base, "--n", "1000", "--dry-run"));
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertTrue(dry.err().contains("smoothed: every assignment exactly takes about 15 min of core time; --max-work 60 would report certified bounds"),
+                dry.err());
+        Run small = run(append(base, "--n", "300", "--dry-run"));
+        assertEquals(0, small.exitCode(), small.err());
+        assertFalse(small.err().contains("--max-work 60 would"), small.err());
+        Run bounds = run(append(base, "--n", "1000", "--max-work", "60", "--json"));
+        assertEquals(0, bounds.exitCode(), bounds.err());
+        JsonNode r = bounds.json().get("results").get(0);
+        assertTrue(r.get("method").asText().startsWith("bounds (every assignment is beyond --max-work)") && r.get("log10Gap").asDouble() < 1e-6, r.toString());
+    }
+
     private static String[] append(String[] a, String... more) {
         String[] out = Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
