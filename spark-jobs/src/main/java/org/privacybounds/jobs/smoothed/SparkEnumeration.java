@@ -44,7 +44,10 @@ final class SparkEnumeration {
         List<int[]> work = balanced(n, m, l, Math.max(1, partitions) * RANGES_PER_PARTITION);
         VertexEnumeration.Best best = null;
         long t1 = System.nanoTime();
-        int batch = Math.max(1, 2 * partitions);
+        // a job per round of ranges, one range a partition: at n = 1,000 on 2 cores a range takes about a minute, and the
+        // first progress line (with an ETA) came after a third of the work when a job held two rounds (the best is a max
+        // with a tie-break on the assignment, so the grouping leaves the values as they are)
+        int batch = Math.max(1, partitions);
         for (int start = 0; start < work.size(); start += batch) {
             List<int[]> slice = work.subList(start, Math.min(work.size(), start + batch));
             VertexEnumeration.Best part = jsc.parallelize(new ArrayList<>(slice), slice.size())
