@@ -113,10 +113,10 @@ public final class Main implements Callable<Integer> {
             }
         });
         // whole numbers as people write them for elections and datasets: 158000000 or 1.58e8 (exactly an integer)
-        cl.registerConverter(Long.class, v -> wholeNumber(v).longValue());
-        cl.registerConverter(long.class, v -> wholeNumber(v).longValue());
-        cl.registerConverter(Integer.class, Main::intValue);
-        cl.registerConverter(int.class, Main::intValue);
+        cl.registerConverter(Long.class, v -> wholeNumber(v, Long.MIN_VALUE, Long.MAX_VALUE));
+        cl.registerConverter(long.class, v -> wholeNumber(v, Long.MIN_VALUE, Long.MAX_VALUE));
+        cl.registerConverter(Integer.class, v -> (int) wholeNumber(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        cl.registerConverter(int.class, v -> (int) wholeNumber(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
         cl.registerConverter(MonteCarloMean.Interval.class, v -> {
             try {
                 return MonteCarloMean.Interval.parse(v);
@@ -286,32 +286,27 @@ public final class Main implements Callable<Integer> {
         return root.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
     }
 
-    /** The message with control characters (from input files or arguments) shown as escapes, on one line. */
-    /** A whole number as typed: digits, or a decimal that is exactly an integer (1.58e8, 2.0); within a long. */
-    static BigDecimal wholeNumber(String v) {
+    /**
+     * A whole number as typed, in [min, max]: digits, or a decimal that is exactly an integer (1.58e8, 2.0); picocli names the
+     * option in the error.
+     */
+    static long wholeNumber(String v, long min, long max) {
         BigDecimal d;
         try {
-            d = Decimals.parse(v.trim());
+            d = Decimals.parse(v);
         } catch (NumberFormatException bad) {
+            d = null;
+        }
+        if (d == null || d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
             throw new CommandLine.TypeConversionException("'" + v + "' is not a whole number (e.g. 158000000 or 1.58e8)");
         }
-        if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
-            throw new CommandLine.TypeConversionException("'" + v + "' is not a whole number (e.g. 158000000 or 1.58e8)");
+        if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is out of range (at most " + max + " in size)");
         }
-        if (d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-            throw new CommandLine.TypeConversionException("'" + v + "' is out of range (at most " + Long.MAX_VALUE + " in size)");
-        }
-        return d;
+        return d.longValue();
     }
 
-    private static Integer intValue(String v) {
-        BigDecimal d = wholeNumber(v);
-        if (d.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) < 0 || d.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
-            throw new CommandLine.TypeConversionException("'" + v + "' is out of range (at most " + Integer.MAX_VALUE + " in size)");
-        }
-        return d.intValue();
-    }
-
+    /** The message with control characters (from input files or arguments) shown as escapes, on one line. */
     static String printable(String s) {
         if (s == null) {
             return "";

@@ -169,10 +169,13 @@ public final class SmoothedCommand extends BoundsCommand {
      */
     private double[] beyondExactReach(double[] cost) {
         DistributionSet hull = boundsUpperSet();
-        beyond = hull.categories() >= 3 && SmoothedRunner.method(hull, mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION
-                && !WorkLimit.fits(common, cost[0], cost[1]);
+        // three or more categories by the enumeration: where it does not fit, the bounds run; where it is long, they are offered
+        boolean boundable = hull.categories() >= 3 && SmoothedRunner.method(hull, mechanism.sampling()) == SmoothedRunner.Method.ENUMERATION;
+        beyond = boundable && !WorkLimit.fits(common, cost[0], cost[1]);
         if (!beyond) {
-            offerBounds(hull, cost);
+            if (boundable) {
+                offerBounds(hull, cost);
+            }
             return cost;
         }
         SmoothedRunner.checkBoundsN(n);
@@ -190,14 +193,13 @@ public final class SmoothedCommand extends BoundsCommand {
     }
 
     /**
-     * Where every assignment exactly is a long run (three or more categories, more than {@link #LONG_EXACT} core-seconds by its
+     * Where every assignment exactly (three or more categories) is a long run (more than {@link #LONG_EXACT} core-seconds by its
      * estimate) and the certified bounds would fit a --max-work below it, says so in one line before the run: at n = 1,000 on
      * two vertices of three categories the enumeration is about 15 core-minutes, the bounds under --max-work 60 take 0.6 s and
      * meet to a log10 gap of 1.3e-7.
      */
     private void offerBounds(DistributionSet hull, double[] cost) {
-        if (hull.categories() < 3 || SmoothedRunner.method(hull, mechanism.sampling()) != SmoothedRunner.Method.ENUMERATION || !(cost[0] > LONG_EXACT)
-                || MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n)) {
+        if (!(cost[0] > LONG_EXACT) || MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n)) {
             return;
         }
         for (double w : new double[] {60, 300, 900}) {
@@ -355,7 +357,7 @@ public final class SmoothedCommand extends BoundsCommand {
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger %s narrows"
                     + " the part its cells leave (docs/computing.md says what else can remain)%n", widest, side,
                     side < pi.refineSeconds() ? "--max-work (it holds the sides below --refine-seconds "
-                            + new BigDecimal(Double.toString(pi.refineSeconds())).stripTrailingZeros().toPlainString() + ")"
+                            + BigDecimal.valueOf(pi.refineSeconds()).stripTrailingZeros().toPlainString() + ")"
                             : "--refine-seconds");
         }
     }
