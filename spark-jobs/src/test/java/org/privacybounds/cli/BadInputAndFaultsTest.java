@@ -172,6 +172,8 @@ class BadInputAndFaultsTest extends SparkTestSession {
         refused(run("smoothed", "--n", "20", "--lost", "1", "--epsilon", "1", "--distributions", "0.5,0.5", "--partitions", "-1"), "--partitions = -1");
         refused(run("smoothed", "--n", "20", "--lost", "1", "--epsilon", "1", "--distributions", "0.5,0.5", "--partitions", "2147483647"),
                 "must be in [0, 100000]");
+        refused(run("smoothed", "--n", "20", "--lost", "1", "--epsilon", "1", "--distributions", "0.5,0.5;;0.2,0.8"),
+                "--distributions = 0.5,0.5;;0.2,0.8: has an empty distribution (number 2)");
         refused(run(with(PROFILE, "--master", "spark//oops")), "--master = spark//oops");
         refused(run("profile", "--counts", "12,8", "--sample-size", "2", "--epsilon", "1e999999999"), "|exponent| <= 1000");
         refused(run("profile", "--counts", "12,8", "--sample-size", "2", "--epsilon", "0:1e-999999999:1"), "|exponent| <= 1000");

@@ -216,10 +216,12 @@ public final class PiOptions {
         if (source.inline != null) {
             List<double[]> pts = new ArrayList<>();
             List<String> labels = new ArrayList<>();
+            // a trailing ';' is allowed (split drops it); an empty distribution between two is a typo, not a skip
             String[] parts = source.inline.split(";");
             for (int i = 0; i < parts.length; i++) {
                 if (parts[i].isBlank()) {
-                    continue;
+                    throw new UserInputException("--distributions", source.inline, "has an empty distribution (number " + (i + 1)
+                            + "); give each as comma-separated probabilities, separated by ';'");
                 }
                 pts.add(parseRow("--distributions", parts[i].split(","), parts[i]));
                 labels.add("pi" + (i + 1));
