@@ -19,7 +19,12 @@ public final class WorkLimit {
 
     /** Whether {@link #check} would let a run of this estimate start (within --max-work and the driver's heap share). */
     public static boolean fits(CommonOptions common, double coreSeconds, double driverBytes) {
-        return driverBytes <= HEAP_SHARE * Runtime.getRuntime().maxMemory() && coreSeconds <= common.maxWork;
+        return fits(common.maxWork, coreSeconds, driverBytes);
+    }
+
+    /** {@link #fits(CommonOptions, double, double)} under a --max-work of {@code maxWork} core-seconds. */
+    public static boolean fits(double maxWork, double coreSeconds, double driverBytes) {
+        return driverBytes <= HEAP_SHARE * Runtime.getRuntime().maxMemory() && coreSeconds <= maxWork;
     }
 
     /**

@@ -25,6 +25,7 @@ import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
+import org.privacybounds.smoothed.sdp.MonotoneBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -108,35 +109,118 @@ public final class SmoothedSweepCommand extends BoundsCommand {
                     + "(raise --max-vertices, or use smoothed, which bounds delta_SDP from both sides)");
         }
         hull = reduced.exact();
-        double coreSeconds = 0;
-        double memory = 0;
+        double[][] exact = new double[ns.size()][];
+        for (int i = 0; i < ns.size(); i++) {
+            exact[i] = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
+        }
+        Plan plan = plan(exact, common.maxWork);
+        bounds = plan.bounds();
+        boundsWork = plan.boundsWork();
         costOf = new double[ns.size()]; // estimated core-seconds per n, to weight the ETA (cost grows fast with n)
-        bounds = new boolean[ns.size()];
-        double[][] cost = new double[ns.size()][];
         for (int i = 0; i < ns.size(); i++) {
-            cost[i] = SmoothedRunner.estimate(ns.get(i), hull, mechanism.sampling(), eps.length);
-            bounds[i] = hull.categories() >= 3 && !WorkLimit.fits(common, cost[i][0], cost[i][1]);
-        }
-        // the bounded n share --max-work between them
-        boundsWork = common.maxWork / Math.max(1, IntStream.range(0, bounds.length).filter(i -> bounds[i]).count());
-        for (int i = 0; i < ns.size(); i++) {
-            if (bounds[i]) {
-                SmoothedRunner.checkBoundsN(ns.get(i));
-                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull, hull, eps.length, boundsWork,
-                        pi.refineSeconds());
-            }
-        }
-        for (int i = 0; i < ns.size(); i++) {
-            costOf[i] = Math.max(cost[i][0], 1e-9);
-            coreSeconds += cost[i][0];
-            memory = Math.max(memory, cost[i][1]);
+            costOf[i] = Math.max(plan.cost()[i][0], 1e-9);
         }
         long bounded = IntStream.range(0, bounds.length).filter(i -> bounds[i]).count();
         if (bounded > 0) {
             spec.commandLine().getErr().printf(Locale.ROOT, "smoothed-sweep: at %d of the %d n every assignment is beyond --max-work;"
                     + " certified two-sided bounds there (log10LowerDelta below, delta above)%n", bounded, ns.size());
         }
+        offerBounds(exact, plan);
+        double coreSeconds = plan.coreSeconds();
+        double memory = plan.memory();
         WorkLimit.check(spec, common, "--n and --epsilon", coreSeconds, memory);
+    }
+
+    /** Which n take the certified bounds under a --max-work, each n's {core-seconds, driver bytes}, and the bounded n's share. */
+    private record Plan(boolean[] bounds, double[][] cost, double boundsWork) {
+        double coreSeconds() {
+            return Arrays.stream(cost).mapToDouble(c -> c[0]).sum();
+        }
+
+        double memory() {
+            return Arrays.stream(cost).mapToDouble(c -> c[1]).max().orElse(0);
+        }
+    }
+
+    /**
+     * The n of three or more categories whose exact enumeration ({@code exact}: {core-seconds, bytes} per n) does not fit
+     * {@code maxWork} take the certified bounds, sharing {@code maxWork} equally between them.
+     */
+    private Plan plan(double[][] exact, double maxWork) {
+        boolean[] b = new boolean[ns.size()];
+        double[][] cost = new double[ns.size()][];
+        for (int i = 0; i < ns.size(); i++) {
+            b[i] = hull.categories() >= 3 && !WorkLimit.fits(maxWork, exact[i][0], exact[i][1]);
+        }
+        double work = maxWork / Math.max(1, IntStream.range(0, b.length).filter(i -> b[i]).count());
+        for (int i = 0; i < ns.size(); i++) {
+            if (b[i]) {
+                SmoothedRunner.checkBoundsN(ns.get(i));
+                cost[i] = SmoothedRunner.monotoneEstimate(ns.get(i), mechanism.sampleSize(ns.get(i)), mechanism.sampling(), hull, hull, eps.length, work,
+                        pi.refineSeconds());
+            } else {
+                cost[i] = exact[i];
+            }
+        }
+        return new Plan(b, cost, work);
+    }
+
+    /**
+     * As {@code smoothed} does for one n: where the exact enumeration of some n (three or more categories) is a long run (over
+     * {@link SmoothedCommand#LONG_EXACT} core-seconds), says so in one line before the run. Where no n of the sweep is bounded
+     * yet, it names a --max-work of 60, 300 or 900, below half of the longest, that sends those n to the certified bounds with
+     * the whole sweep within it; where some n are, a --max-work that low would cut their refinement too (n = 1e4 beside n =
+     * 1,000 under --max-work 60: a log10 gap of 3.4e-4 instead of 2e-7), so it names the run of each long n alone instead.
+     */
+    private void offerBounds(double[][] exact, Plan plan) {
+        List<Integer> longOnes = new ArrayList<>();
+        double longest = 0;
+        for (int i = 0; i < ns.size(); i++) {
+            long n = ns.get(i);
+            if (!plan.bounds()[i] && hull.categories() >= 3 && exact[i][0] > SmoothedCommand.LONG_EXACT
+                    && !MonotoneBounds.everyRecordReleased(mechanism.sampling(), mechanism.sampleSize(n), n)) {
+                longOnes.add(i);
+                longest = Math.max(longest, exact[i][0]);
+            }
+        }
+        if (longOnes.isEmpty()) {
+            return;
+        }
+        boolean anyBounded = IntStream.range(0, ns.size()).anyMatch(i -> plan.bounds()[i]);
+        List<String> named = new ArrayList<>();
+        for (int i : longOnes) {
+            named.add(String.format(Locale.ROOT, "n = %,d (about %s)", ns.get(i), WorkLimit.duration(exact[i][0])));
+        }
+        String prefix = "smoothed-sweep: every assignment exactly takes " + String.join(", ", named) + " of core time; ";
+        for (double w : new double[] {60, 300, 900}) {
+            if (anyBounded || !(w < longest / 2)) {
+                continue;
+            }
+            Plan p = plan(exact, w);
+            if (p.coreSeconds() <= w && WorkLimit.fits(common, p.coreSeconds(), p.memory())) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "%s--max-work %.0f would report certified bounds from both sides there instead (the"
+                        + " whole sweep at most about %s of core time)%n", prefix, w, WorkLimit.duration(p.coreSeconds()));
+                return;
+            }
+        }
+        if (!anyBounded) {
+            return;
+        }
+        List<String> alone = new ArrayList<>();
+        for (int i : longOnes) {
+            long n = ns.get(i);
+            for (double w : new double[] {60, 300, 900}) {
+                double[] b = SmoothedRunner.monotoneEstimate(n, mechanism.sampleSize(n), mechanism.sampling(), hull, hull, eps.length, w, pi.refineSeconds());
+                if (w < exact[i][0] / 2 && b[0] <= w && WorkLimit.fits(common, b[0], b[1])) {
+                    alone.add(String.format(Locale.ROOT, "smoothed --n %d --max-work %.0f (at most about %s)", n, w, WorkLimit.duration(b[0])));
+                    break;
+                }
+            }
+        }
+        if (!alone.isEmpty()) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "%salone, %s would report certified bounds from both sides instead (a --max-work"
+                    + " that low here would also cut the refinement of the n bounded already)%n", prefix, String.join("; ", alone));
+        }
     }
 
     @Override
