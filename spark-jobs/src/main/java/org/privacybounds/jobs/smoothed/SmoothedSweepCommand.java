@@ -186,24 +186,20 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         if (longOnes.isEmpty()) {
             return;
         }
-        boolean anyBounded = IntStream.range(0, ns.size()).anyMatch(i -> plan.bounds()[i]);
         List<String> named = new ArrayList<>();
         for (int i : longOnes) {
-            named.add(String.format(Locale.ROOT, "n = %,d (about %s)", ns.get(i), WorkLimit.duration(exact[i][0])));
+            named.add(String.format(Locale.ROOT, "about %s%s at n = %,d", WorkLimit.duration(exact[i][0]), named.isEmpty() ? " of core time" : "", ns.get(i)));
         }
-        String prefix = "smoothed-sweep: every assignment exactly takes " + String.join(", ", named) + " of core time; ";
-        for (double w : new double[] {60, 300, 900}) {
-            if (anyBounded || !(w < longest / 2)) {
-                continue;
+        String prefix = "smoothed-sweep: every assignment exactly takes " + String.join(", ", named) + "; ";
+        if (IntStream.range(0, ns.size()).noneMatch(i -> plan.bounds()[i])) {
+            for (double w : new double[] {60, 300, 900}) {
+                Plan p = w < longest / 2 ? plan(exact, w) : null;
+                if (p != null && p.coreSeconds() <= w && WorkLimit.fits(common, p.coreSeconds(), p.memory())) {
+                    spec.commandLine().getErr().printf(Locale.ROOT, "%s--max-work %.0f would report certified bounds from both sides there instead"
+                            + " (the whole sweep at most about %s of core time)%n", prefix, w, WorkLimit.duration(p.coreSeconds()));
+                    return;
+                }
             }
-            Plan p = plan(exact, w);
-            if (p.coreSeconds() <= w && WorkLimit.fits(common, p.coreSeconds(), p.memory())) {
-                spec.commandLine().getErr().printf(Locale.ROOT, "%s--max-work %.0f would report certified bounds from both sides there instead (the"
-                        + " whole sweep at most about %s of core time)%n", prefix, w, WorkLimit.duration(p.coreSeconds()));
-                return;
-            }
-        }
-        if (!anyBounded) {
             return;
         }
         List<String> alone = new ArrayList<>();

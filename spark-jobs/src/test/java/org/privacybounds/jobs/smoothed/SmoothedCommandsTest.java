@@ -219,13 +219,13 @@ class SmoothedCommandsTest extends SparkTestSession {
         Run sweep = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "300,1000",
                 "--dry-run");
         assertEquals(0, sweep.exitCode(), sweep.err());
-        assertTrue(sweep.err().matches("(?s).*smoothed-sweep: every assignment exactly takes n = 1,000 \\(about [0-9.]+ (min|h)\\) of core time;"
+        assertTrue(sweep.err().matches("(?s).*smoothed-sweep: every assignment exactly takes about [0-9.]+ (min|h) of core time at n = 1,000;"
                 + " --max-work [0-9]+ would report certified bounds from both sides there instead \\(the whole sweep at most about [0-9.]+ (s|min)"
                 + " of core time\\).*"), sweep.err());
         // beside an n bounded already, a --max-work that low would cut its refinement: the long n alone instead
         Run beside = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "1000,10000",
                 "--dry-run");
-        assertTrue(beside.err().matches("(?s).*smoothed-sweep: every assignment exactly takes n = 1,000 \\(about [0-9.]+ (min|h)\\) of core time;"
+        assertTrue(beside.err().matches("(?s).*smoothed-sweep: every assignment exactly takes about [0-9.]+ (min|h) of core time at n = 1,000;"
                 + " alone, smoothed --n 1000 --max-work 60 \\(at most about [0-9.]+ s\\) would report certified bounds from both sides instead.*"),
                 beside.err());
         Run shortSweep = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "300,400",
