@@ -202,14 +202,10 @@ public final class SmoothedCommand extends BoundsCommand {
         if (!(cost[0] > LONG_EXACT) || MonotoneBounds.everyRecordReleased(mechanism.sampling(), t, n)) {
             return;
         }
-        for (double w : new double[] {60, 300, 900}) {
-            double[] bounds = SmoothedRunner.monotoneEstimate(n, t, mechanism.sampling(), hull, boundsLowerSet(), eps.length, w, pi.refineSeconds());
-            if (w < cost[0] / 2 && bounds[0] <= w && WorkLimit.fits(common, bounds[0], bounds[1])) {
-                spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment exactly takes about %s of core time; --max-work %.0f would report"
-                        + " certified bounds from both sides instead (at most about %s of core time)%n", WorkLimit.duration(cost[0]), w,
-                        WorkLimit.duration(bounds[0]));
-                return;
-            }
+        double[] w = SmoothedRunner.offeredMaxWork(n, t, mechanism.sampling(), hull, boundsLowerSet(), eps.length, pi.refineSeconds(), cost[0]);
+        if (w != null) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "smoothed: every assignment exactly takes about %s of core time; --max-work %.0f would report"
+                    + " certified bounds from both sides instead (at most about %s of core time)%n", WorkLimit.duration(cost[0]), w[0], WorkLimit.duration(w[1]));
         }
     }
 

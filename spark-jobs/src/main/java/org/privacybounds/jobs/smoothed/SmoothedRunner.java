@@ -11,6 +11,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.jobs.common.LocalPool;
 import org.privacybounds.jobs.common.UserInputException;
+import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
@@ -295,6 +296,24 @@ public final class SmoothedRunner {
         int sums = directSums(upperSet, lowerSet);
         double direct = sampling == Sampling.WITHOUT_REPLACEMENT ? sums * directSeconds(epsilons, workSeconds, seconds, sums) : 0;
         return new double[] {epsilons * (2 * side + own + regions + shift + direct), 300e6};
+    }
+
+    /** The --max-work values (core-seconds) a long exact run's line may name for the certified bounds instead. */
+    static final double[] OFFERED_MAX_WORK = {60, 300, 900};
+
+    /**
+     * The least of {@link #OFFERED_MAX_WORK} below half of {@code exactSeconds} under which the certified bounds' estimate fits
+     * (core-seconds and the driver's heap) and that estimate's core-seconds, or null where none does.
+     */
+    static double[] offeredMaxWork(long n, long sampleSize, Sampling sampling, DistributionSet upperSet, DistributionSet lowerSet, int epsilons,
+            double refineSeconds, double exactSeconds) {
+        for (double w : OFFERED_MAX_WORK) {
+            double[] b = monotoneEstimate(n, sampleSize, sampling, upperSet, lowerSet, epsilons, w, refineSeconds);
+            if (w < exactSeconds / 2 && WorkLimit.fits(w, b[0], b[1])) {
+                return new double[] {w, b[0]};
+            }
+        }
+        return null;
     }
 
     /**

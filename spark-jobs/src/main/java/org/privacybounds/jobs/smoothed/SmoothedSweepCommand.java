@@ -192,9 +192,9 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         }
         String prefix = "smoothed-sweep: every assignment exactly takes " + String.join(", ", named) + "; ";
         if (IntStream.range(0, ns.size()).noneMatch(i -> plan.bounds()[i])) {
-            for (double w : new double[] {60, 300, 900}) {
+            for (double w : SmoothedRunner.OFFERED_MAX_WORK) {
                 Plan p = w < longest / 2 ? plan(exact, w) : null;
-                if (p != null && p.coreSeconds() <= w && WorkLimit.fits(common, p.coreSeconds(), p.memory())) {
+                if (p != null && WorkLimit.fits(w, p.coreSeconds(), p.memory())) {
                     spec.commandLine().getErr().printf(Locale.ROOT, "%s--max-work %.0f would report certified bounds from both sides there instead"
                             + " (the whole sweep at most about %s of core time)%n", prefix, w, WorkLimit.duration(p.coreSeconds()));
                     return;
@@ -205,12 +205,9 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         List<String> alone = new ArrayList<>();
         for (int i : longOnes) {
             long n = ns.get(i);
-            for (double w : new double[] {60, 300, 900}) {
-                double[] b = SmoothedRunner.monotoneEstimate(n, mechanism.sampleSize(n), mechanism.sampling(), hull, hull, eps.length, w, pi.refineSeconds());
-                if (w < exact[i][0] / 2 && b[0] <= w && WorkLimit.fits(common, b[0], b[1])) {
-                    alone.add(String.format(Locale.ROOT, "smoothed --n %d --max-work %.0f (at most about %s)", n, w, WorkLimit.duration(b[0])));
-                    break;
-                }
+            double[] w = SmoothedRunner.offeredMaxWork(n, mechanism.sampleSize(n), mechanism.sampling(), hull, hull, eps.length, pi.refineSeconds(), exact[i][0]);
+            if (w != null) {
+                alone.add(String.format(Locale.ROOT, "smoothed --n %d --max-work %.0f (at most about %s)", n, w[0], WorkLimit.duration(w[1])));
             }
         }
         if (!alone.isEmpty()) {
