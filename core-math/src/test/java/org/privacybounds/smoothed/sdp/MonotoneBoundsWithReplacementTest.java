@@ -71,8 +71,8 @@ class MonotoneBoundsWithReplacementTest {
         PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITH_REPLACEMENT, 9_900), n);
         MonotoneBounds.PairSource source = MonotoneBounds.local(pair);
         DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}});
-        // the sides meet at -359.3835 on 5,000 evaluations a side as on 20,000 (on 2,000 the lower side stops at -359.97)
-        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 5_000, Double.POSITIVE_INFINITY);
+        // the sides meet at -359.3835 on 3,000 evaluations a side as on 20,000 (on 2,000 the lower side stops at -359.97)
+        MonotoneBounds.Options options = new MonotoneBounds.Options(1e-6, 3_000, Double.POSITIVE_INFINITY);
         VertexLowerBound.Result lo = VertexLowerBound.of(pair, set, 7, source, options);
         MonotoneBounds.Upper up = MonotoneBounds.upper(pair, set, 7, source, options, lo.logLower());
         double ln10 = Math.log(10);
