@@ -51,17 +51,19 @@ final class AssignmentValues {
      * reduction the bounds rest on; each histogram once, in parallel), and the mass left out at T/n.
      */
     static double[][][] exactValues(List<int[]> assignments, double[][] v, int n, SamplingHistogramMechanism mech, double[] eps) {
-        List<double[][]> laws = new ArrayList<>();
+        List<Window> laws = new ArrayList<>();
         TreeSet<Long> needed = new TreeSet<>();
+        double[][] cur = new double[n + 1][n + 1];
+        double[][] next = new double[n + 1][n + 1];
         for (int[] assignment : assignments) {
-            double[][] law = windowedLaw(assignment, v, n);
-            double peak = Arrays.stream(law).flatMapToDouble(Arrays::stream).max().orElseThrow();
-            for (int i = 0; i <= n; i++) {
-                for (int j = 0; i + j <= n; j++) {
-                    if (law[i][j] > 1e-9 * peak) {
-                        needed.add((long) i * (n + 1) + j);
+            Window law = windowedLaw(assignment, v, n, cur, next);
+            double peak = Arrays.stream(law.p()).flatMapToDouble(Arrays::stream).max().orElseThrow();
+            for (int i = 0; i < law.p().length; i++) {
+                for (int j = 0; j < law.p()[i].length; j++) {
+                    if (law.p()[i][j] > 1e-9 * peak) {
+                        needed.add((long) (law.i0() + i) * (n + 1) + law.j0() + j);
                     } else {
-                        law[i][j] = 0;
+                        law.p()[i][j] = 0;
                     }
                 }
             }
@@ -95,12 +97,12 @@ final class AssignmentValues {
         }).toArray(double[][]::new);
         double[][][] out = new double[assignments.size()][eps.length][];
         for (int a = 0; a < assignments.size(); a++) {
-            double[][] law = laws.get(a);
+            Window law = laws.get(a);
             double summed = 0;
             LogSumExp[] sums = new LogSumExp[eps.length];
             Arrays.setAll(sums, e -> new LogSumExp());
             for (int k = 0; k < points.length; k++) {
-                double p = law[(int) (points[k] / (n + 1))][(int) (points[k] % (n + 1))];
+                double p = law.at((int) (points[k] / (n + 1)), (int) (points[k] % (n + 1)));
                 if (p > 0) {
                     summed += p;
                     for (int e = 0; e < eps.length; e++) {
@@ -117,14 +119,22 @@ final class AssignmentValues {
         return out;
     }
 
+    /** Probabilities of (h1, h2) = (i0 + i, j0 + j) at p[i][j]; 0 outside. */
+    private record Window(int i0, int j0, double[][] p) {
+        double at(int i, int j) {
+            int a = i - i0;
+            int b = j - j0;
+            return a < 0 || a >= p.length || b < 0 || b >= p[a].length ? 0 : p[a][b];
+        }
+    }
+
     /**
      * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over 9 standard deviations a
      * count, then the other blocks' records one by one over a window of 9 standard deviations a count around the partial sum's
-     * mean. What leaves a window is dropped, so each value is at most the exact probability.
+     * mean. What leaves a window is dropped, so each value is at most the exact probability. {@code cur} and {@code next} are
+     * (n + 1)-square work grids, all zero on entry and again on return; the result holds the last window only.
      */
-    private static double[][] windowedLaw(int[] assignment, double[][] v, int n) {
-        double[][] cur = new double[n + 1][n + 1];
-        double[][] next = new double[n + 1][n + 1];
+    private static Window windowedLaw(int[] assignment, double[][] v, int n, double[][] cur, double[][] next) {
         int big = 0;
         for (int vi = 1; vi < assignment.length; vi++) {
             big = assignment[vi] > assignment[big] ? vi : big;
@@ -174,7 +184,12 @@ final class AssignmentValues {
                 win = w;
             }
         }
-        return cur;
+        double[][] p = new double[win[1] - win[0] + 1][win[3] - win[2] + 1];
+        for (int i = win[0]; i <= win[1]; i++) {
+            System.arraycopy(cur[i], win[2], p[i - win[0]], 0, win[3] - win[2] + 1);
+            Arrays.fill(cur[i], win[2], win[3] + 1, 0);
+        }
+        return new Window(win[0], win[2], p);
     }
 
     /** {i0, i1, j0, j1}: 9 standard deviations a count around the mean, within [0, used]. */
