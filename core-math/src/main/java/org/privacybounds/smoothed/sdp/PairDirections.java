@@ -1,6 +1,7 @@
 package org.privacybounds.smoothed.sdp;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -63,6 +64,13 @@ final class PairDirections {
     static final double LATTICE_TERM_COST = 0.4;
     /** How far from the means (standard deviations of each count) {@link ShiftBoxes} runs; beyond, boxes count in full. */
     static final double SHIFT_REGION = 6;
+    /** Where the boxes within the region are cut (standard deviations from each count's mean), so their outer parts may count in full. */
+    private static final double[] REGION_CUTS = {-5.5, -5, -4.5, 4.5, 5, 5.5};
+    /**
+     * The parts of the region's boxes that count in full instead of by the lattice add at most this share of the floor (a
+     * lower bound of the expectation), so at most 4.3e-8 to a log10 gap.
+     */
+    static final double LEFT_OUT_SHARE = 1e-7;
     /** How far below the floor (ln) what is bounded rather than summed lies. */
     private static final double TAIL = -36;
 
@@ -128,7 +136,7 @@ final class PairDirections {
         boolean worth = refine && dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
         // where the records moved cost more than 1e-6, first the boxes try to show the larger direction its own largest
         // neighbour along the pair (ShiftBoxes): there it needs no record moved at all, the direction summed as it is
-        Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0);
+        Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0, logFloor);
         double unmoved = Double.POSITIVE_INFINITY;
         if (left.shifted() < Double.POSITIVE_INFINITY) {
             double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, directRows, logFloor, true)
@@ -277,15 +285,16 @@ final class PairDirections {
      * a) of the box's chance from above times the pair at its lower corner, in ln; -infinity where every box is shown.
      */
     static double boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp) {
-        return boxes(mechanism, n, pa, pb, major, eps, logDp, 0).notShown();
+        return boxes(mechanism, n, pa, pb, major, eps, logDp, 0, Double.NEGATIVE_INFINITY).notShown();
     }
 
     /**
      * {@link Left} of the boxes; {@code shifted} only where its lattice of evaluations, each counted at the terms of the
-     * direction at the means ({@link #LATTICE_TERM_COST} each), fits in {@code shiftTerms} (0: not tried).
+     * direction at the means ({@link #LATTICE_TERM_COST} each), fits in {@code shiftTerms} (0: not tried). {@code logFloor}: ln of
+     * a lower bound of the expectation bounded, which sizes the boxes left out of the lattice ({@link #LEFT_OUT_SHARE}).
      */
     static Left boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
-            double shiftTerms) {
+            double shiftTerms, double logFloor) {
         long[] ea = edges(n, pa);
         long[] eb = edges(n, pb);
         List<long[]> boxes = new ArrayList<>();
@@ -329,17 +338,20 @@ final class PairDirections {
                 notShown.add(left[i]);
             }
         }
-        return new Left(notShown.log() + 1e-12, shiftTerms > 0 ? shifted(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, boxes, shown, pairs)
-                : Double.POSITIVE_INFINITY);
+        return new Left(notShown.log() + 1e-12, shiftTerms > 0
+                ? shifted(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, boxes, shown, pairs, logFloor) : Double.POSITIVE_INFINITY);
     }
 
     /**
      * {@link Left#shifted} of the boxes whose smaller direction is shown; those beyond the region count in full, their chance
      * from exact binomial CDFs ({@link ShiftBoxes#logBox}: the Chernoff bounds of the other boxes, up to 15 times the chance 6
      * standard deviations out, had left 1.5e-6 of the value at n = 1e6) times the pair at their lower corner ({@code pairs}).
+     * Within the region the boxes are cut at {@link #REGION_CUTS} standard deviations, and those of least chance count in full
+     * too, as long as together they add at most {@link #LEFT_OUT_SHARE} of {@code logFloor} (the region's outer corners and
+     * edges: at n = 1e6, shares 0.08 and 0.40, about a fifth of the lattice).
      */
     private static double shifted(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
-            double shiftTerms, List<long[]> boxes, boolean[] shown, double[] pairs) {
+            double shiftTerms, List<long[]> boxes, boolean[] shown, double[] pairs, double logFloor) {
         int src = major;
         int dst = 1 - major;
         double ps = major == 0 ? pa : pb;
@@ -352,9 +364,11 @@ final class PairDirections {
         if (height == 0) {
             return Double.POSITIVE_INFINITY;
         }
-        // each box in (source, destination) counts: {u0, u1, v0, v1}, or null where it lies beyond the region
-        List<long[]> fine = new ArrayList<>();
-        double evaluations = 0;
+        LogSumExp s = new LogSumExp();
+        // the parts of the boxes within the region, each {u0, u1, v0, v1} in (source, destination) counts, with {ln of its
+        // chance from above times the pair at its box's lower corner}
+        List<long[]> parts = new ArrayList<>();
+        List<Double> full = new ArrayList<>();
         for (int i = 0; i < boxes.size(); i++) {
             long[] b = boxes.get(i);
             long[] box = major == 0 ? b : new long[] {b[2], b[3], b[0], b[1]};
@@ -362,8 +376,35 @@ final class PairDirections {
             boolean inside = shown[i] && box[0] >= mu - SHIFT_REGION * su - 2 && box[1] <= mu + SHIFT_REGION * su + 2
                     && box[2] >= mv - SHIFT_REGION * sv - 2 && box[3] <= mv + SHIFT_REGION * sv + 2 && box[0] >= 1 && box[2] >= 1
                     && box[1] + 1 + box[3] <= n;
-            fine.add(inside ? box : null);
-            evaluations += inside ? ShiftBoxes.evaluations(box[0], box[1], box[2], box[3], height) : 0;
+            if (!inside) {
+                if (shown[i]) {
+                    s.add(ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) + pairs[i]);
+                }
+                continue;
+            }
+            for (long[] u : cut(box[0], box[1], mu, su)) {
+                for (long[] v : cut(box[2], box[3], mv, sv)) {
+                    long[] part = {u[0], u[1], v[0], v[1]};
+                    parts.add(part);
+                    full.add((major == 0 ? ShiftBoxes.logBox(n, pa, pb, u[0], u[1], v[0], v[1])
+                            : ShiftBoxes.logBox(n, pa, pb, v[0], v[1], u[0], u[1])) + pairs[i]);
+                }
+            }
+        }
+        // the parts of least chance in full, within LEFT_OUT_SHARE of the floor; the others' lattice
+        Integer[] order = IntStream.range(0, parts.size()).boxed().sorted(Comparator.comparingDouble(full::get)).toArray(Integer[]::new);
+        double allowed = logFloor + Math.log(LEFT_OUT_SHARE);
+        LogSumExp leftOut = new LogSumExp();
+        List<long[]> fine = new ArrayList<>();
+        double evaluations = 0;
+        for (int k : order) {
+            if (fine.isEmpty() && LogMath.logAdd(leftOut.log(), full.get(k)) <= allowed) {
+                leftOut.add(full.get(k));
+                continue;
+            }
+            long[] box = parts.get(k);
+            fine.add(box);
+            evaluations += ShiftBoxes.evaluations(box[0], box[1], box[2], box[3], height);
         }
         long[] center = new long[3];
         center[src] = mu;
@@ -373,17 +414,26 @@ final class PairDirections {
         if (evaluations * Math.max(1, mechanism.logHockeyStick(center, src, dst, eps, ShiftBoxes.TOLERANCE)[2]) * LATTICE_TERM_COST > shiftTerms) {
             return Double.POSITIVE_INFINITY;
         }
-        LogSumExp s = new LogSumExp();
-        for (int i = 0; i < boxes.size(); i++) {
-            long[] box = fine.get(i);
-            if (box != null) {
-                s.add(ShiftBoxes.logLeft(mechanism, n, src, dst, ps, pd, box[0], box[1], box[2], box[3], height, eps, logDp));
-            } else if (shown[i]) {
-                long[] b = boxes.get(i);
-                s.add(ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) + pairs[i]);
-            }
+        s.add(leftOut.log());
+        for (long[] box : fine) {
+            s.add(ShiftBoxes.logLeft(mechanism, n, src, dst, ps, pd, box[0], box[1], box[2], box[3], height, eps, logDp));
         }
         return s.log() + 1e-12;
+    }
+
+    /** [lo, hi] cut where it crosses the mean plus {@link #REGION_CUTS} standard deviations: the intervals, in order. */
+    private static List<long[]> cut(long lo, long hi, long mean, double sd) {
+        List<long[]> out = new ArrayList<>();
+        long from = lo;
+        for (double z : REGION_CUTS) {
+            long at = Math.round(mean + z * sd);
+            if (at > from && at <= hi) {
+                out.add(new long[] {from, at - 1});
+                from = at;
+            }
+        }
+        out.add(new long[] {from, hi});
+        return out;
     }
 
     /** Whether {ln x, relative error} lies below {ln y, relative error} with both errors against it. */

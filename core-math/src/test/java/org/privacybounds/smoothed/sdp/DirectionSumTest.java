@@ -220,7 +220,7 @@ class DirectionSumTest {
             long t = (long) c[1];
             SamplingHistogramMechanism m = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, t);
             double slow = slowPairLog(n, t, c[2], c[3], c[4]);
-            PairDirections.Left left = PairDirections.boxes(m, n, c[2], c[3], 0, c[4], m.logDpDelta(n), Double.POSITIVE_INFINITY);
+            PairDirections.Left left = PairDirections.boxes(m, n, c[2], c[3], 0, c[4], m.logDpDelta(n), Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
             double up = PairDirections.logUpper(m, n, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow);
             String what = java.util.Arrays.toString(c) + ": " + up + " against " + slow + ", left " + left;
             assertTrue(left.shifted() < slow - 15, what);

@@ -578,8 +578,9 @@ class MonotoneBoundsTest {
     void whereFewAreLostTheCellsStillRunBesideTheDirectionsAndTheSmallerIsKept() {
         // one vertex, n = 10,000, 20 lost, eps 0.5: the directions come within 1e-3 of the lower bound, and the cells of every
         // plane run beside them on a quarter of the budget (they leave 6.2e-7); the smaller is kept: the directions with no
-        // record moved (the boxes show the larger direction its own largest neighbour: 3.1e-9, measured) where before the
-        // records moved by thinning had left 1.6e-4 (1.9e-5 with the tilted levels) and the cells were kept
+        // record moved (the boxes show the larger direction its own largest neighbour: 3.1e-9, measured, and 4.6e-8 with the
+        // region's outer parts counted in full, at most 1e-7 of the floor) where before the records moved by thinning had left
+        // 1.6e-4 (1.9e-5 with the tilted levels) and the cells were kept
         int n = 10_000;
         SamplingHistogramMechanism mech = SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 9_980);
         PairDivergence pair = new PairDivergence(mech, n);
@@ -591,7 +592,7 @@ class MonotoneBoundsTest {
         assertTrue(directions - b.logLower() < MonotoneBounds.DIRECT_GAP, "the directions come close: " + directions + " " + b);
         assertArrayEquals(new int[] {0, 2}, b.upperDirectPlane(), b.toString());
         assertTrue(b.logUpper() <= directions + 1e-9, b + " against the directions' " + directions);
-        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-8, b.toString());
+        assertTrue(b.log10Gap() > 0 && b.log10Gap() < 1e-7, b.toString());
     }
 
     @Test
