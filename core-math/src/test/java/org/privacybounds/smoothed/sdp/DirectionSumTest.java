@@ -7,6 +7,7 @@ import java.util.Arrays;
 
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
+import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
@@ -224,6 +225,11 @@ class DirectionSumTest {
             double up = PairDirections.logUpper(m, n, c[2], c[3], c[4], Double.POSITIVE_INFINITY, slow);
             String what = java.util.Arrays.toString(c) + ": " + up + " against " + slow + ", left " + left;
             assertTrue(left.shifted() < slow - 15, what);
+            // given the floor, the region's outer parts of least chance count in full instead: more, by at most 1e-7 of it
+            // (measured e^-18.8 and e^-19.0 of the floor without, e^-16.2 and e^-16.1 with)
+            PairDirections.Left given = PairDirections.boxes(m, n, c[2], c[3], 0, c[4], m.logDpDelta(n), Double.POSITIVE_INFINITY, slow);
+            assertTrue(given.shifted() <= LogMath.logAdd(left.shifted(), slow + Math.log(PairDirections.LEFT_OUT_SHARE)) + 1e-12
+                    && given.shifted() > left.shifted(), what + ", given the floor " + given);
             assertTrue(up >= slow, what);
             // measured 1.3e-9 and 1.3e-8 above (one record moved by the tilted levels: 1e-4 where the boxes do not pass)
             assertTrue(up - slow < 1e-7, what);
