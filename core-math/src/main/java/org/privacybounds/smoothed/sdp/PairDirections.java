@@ -364,9 +364,9 @@ final class PairDirections {
         if (height == 0) {
             return Double.POSITIVE_INFINITY;
         }
-        LogSumExp s = new LogSumExp();
-        // the parts of the boxes within the region, each {u0, u1, v0, v1} in (source, destination) counts, with {ln of its
-        // chance from above times the pair at its box's lower corner}
+        // the shown boxes beyond the region (counted in full once the lattice fits), and the parts of the boxes within it, each
+        // {u0, u1, v0, v1} in (source, destination) counts, with ln of its chance from above times the pair at its box's lower corner
+        List<Integer> beyond = new ArrayList<>();
         List<long[]> parts = new ArrayList<>();
         List<Double> full = new ArrayList<>();
         for (int i = 0; i < boxes.size(); i++) {
@@ -378,7 +378,7 @@ final class PairDirections {
                     && box[1] + 1 + box[3] <= n;
             if (!inside) {
                 if (shown[i]) {
-                    s.add(ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) + pairs[i]);
+                    beyond.add(i);
                 }
                 continue;
             }
@@ -413,6 +413,11 @@ final class PairDirections {
         // each evaluation counted at the terms of the direction at the means, at LATTICE_TERM_COST of a term each
         if (evaluations * Math.max(1, mechanism.logHockeyStick(center, src, dst, eps, ShiftBoxes.TOLERANCE)[2]) * LATTICE_TERM_COST > shiftTerms) {
             return Double.POSITIVE_INFINITY;
+        }
+        LogSumExp s = new LogSumExp();
+        for (int i : beyond) {
+            long[] b = boxes.get(i);
+            s.add(ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) + pairs[i]);
         }
         s.add(leftOut.log());
         for (long[] box : fine) {

@@ -216,20 +216,18 @@ class SmoothedCommandsTest extends SparkTestSession {
         assertEquals(0, small.exitCode(), small.err());
         assertFalse(small.err().contains("--max-work 60 would"), small.err());
         // a sweep says it of the long n: the short n stay exact and the sweep fits the --max-work it names
-        Run sweep = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "300,1000",
-                "--dry-run");
+        String[] sweepBase = {"smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--dry-run"};
+        Run sweep = run(append(sweepBase, "--n", "300,1000"));
         assertEquals(0, sweep.exitCode(), sweep.err());
         assertTrue(sweep.err().matches("(?s).*smoothed-sweep: every assignment exactly takes about [0-9.]+ (min|h) of core time at n = 1,000;"
                 + " --max-work [0-9]+ would report certified bounds from both sides there instead \\(the whole sweep at most about [0-9.]+ (s|min)"
                 + " of core time\\).*"), sweep.err());
         // beside an n bounded already, a --max-work that low would cut its refinement: the long n alone instead
-        Run beside = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "1000,10000",
-                "--dry-run");
+        Run beside = run(append(sweepBase, "--n", "1000,10000"));
         assertTrue(beside.err().matches("(?s).*smoothed-sweep: every assignment exactly takes about [0-9.]+ (min|h) of core time at n = 1,000;"
                 + " alone, smoothed --n 1000 --max-work 60 \\(at most about [0-9.]+ s\\) would report certified bounds from both sides instead.*"),
                 beside.err());
-        Run shortSweep = run("smoothed-sweep", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08", "--n", "300,400",
-                "--dry-run");
+        Run shortSweep = run(append(sweepBase, "--n", "300,400"));
         assertFalse(shortSweep.err().contains("would report certified bounds"), shortSweep.err());
         Run bounds = run(append(base, "--n", "1000", "--max-work", "60", "--json"));
         assertEquals(0, bounds.exitCode(), bounds.err());
