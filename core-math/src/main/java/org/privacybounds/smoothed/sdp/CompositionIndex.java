@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * order of their counts: {@code rank(h) = sum_i sum_{v < h_i} count(m - i - 1, k - h_1 - .. - h_{i-1} - v)}, with
  * {@code count(d, r) = C(r + d - 1, d - 1)} the histograms of r records over d categories. Instances are shared per (k, m).
  */
-final class CompositionIndex {
+public final class CompositionIndex {
     private static final ConcurrentHashMap<Long, CompositionIndex> CACHE = new ConcurrentHashMap<>();
 
     private final int k;
@@ -39,16 +39,18 @@ final class CompositionIndex {
         size = (int) s;
     }
 
-    static CompositionIndex of(int k, int m) {
+    /** The index of the histograms of k records over m categories (shared per (k, m)). */
+    public static CompositionIndex of(int k, int m) {
         return CACHE.computeIfAbsent(((long) k << 20) | m, key -> new CompositionIndex(k, m));
     }
 
-    int size() {
+    /** The number of histograms, C(k + m - 1, m - 1). */
+    public int size() {
         return size;
     }
 
     /** The rank of a histogram of k records. */
-    int rank(int[] h) {
+    public int rank(int[] h) {
         long r = 0;
         int left = k;
         for (int i = 0; i < m - 1; i++) {
@@ -67,7 +69,7 @@ final class CompositionIndex {
     }
 
     /** The histogram of a rank, into {@code h}. */
-    void unrank(int rank, int[] h) {
+    public void unrank(int rank, int[] h) {
         long r = rank;
         int left = k;
         for (int i = 0; i < m - 1; i++) {

@@ -22,7 +22,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * built record by record, its value E[delta(H)] summed over that law with delta from the mechanism itself, and a vertex's
  * value summed over every histogram.
  */
-final class AssignmentValues {
+public final class AssignmentValues {
     private AssignmentValues() {
     }
 
@@ -37,7 +37,7 @@ final class AssignmentValues {
     private static final Map<Key, Double> DELTAS = new ConcurrentHashMap<>();
 
     /** The vertices as a {@link DistributionSet}, labelled v0, v1, ... */
-    static DistributionSet set(double[][] v) {
+    public static DistributionSet set(double[][] v) {
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < v.length; i++) {
             labels.add("v" + i);
@@ -50,7 +50,7 @@ final class AssignmentValues {
      * over the cells above 1e-9 of its peak, delta of each from the mechanism itself (every directed move, not the pair
      * reduction the bounds rest on; each histogram once, in parallel), and the mass left out at T/n.
      */
-    static double[][][] exactValues(List<int[]> assignments, double[][] v, int n, SamplingHistogramMechanism mech, double[] eps) {
+    public static double[][][] exactValues(List<int[]> assignments, double[][] v, int n, SamplingHistogramMechanism mech, double[] eps) {
         List<Window> laws = new ArrayList<>();
         TreeSet<Long> needed = new TreeSet<>();
         double[][] cur = new double[n + 1][n + 1];
@@ -199,7 +199,7 @@ final class AssignmentValues {
     }
 
     /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
-    static double[][] law(int[] assignment, double[][] v, int n, int lo, int hi) {
+    public static double[][] law(int[] assignment, double[][] v, int n, int lo, int hi) {
         // full grid of (h1, h2) for up to n records, then restricted
         double[][] cur = new double[n + 1][n + 1];
         cur[0][0] = 1;
@@ -232,7 +232,7 @@ final class AssignmentValues {
     }
 
     /** ln delta of every histogram of n records over m categories by rank, [eps][rank] (the enumeration's table). */
-    static double[][] logDeltas(SamplingHistogramMechanism mech, int n, int m, double[] eps) {
+    public static double[][] logDeltas(SamplingHistogramMechanism mech, int n, int m, double[] eps) {
         double[][] d = VertexEnumeration.deltas(mech, n, m, eps, 0, VertexEnumeration.histograms(n, m));
         double[][] logDelta = new double[eps.length][];
         for (int e = 0; e < eps.length; e++) {
@@ -242,7 +242,7 @@ final class AssignmentValues {
     }
 
     /** ln E[delta(H)], H ~ Multinomial(n, p), over every histogram (exact up to the table's rounding). */
-    static double vertexValue(SamplingHistogramMechanism mech, int n, double[] p, double[] logDelta, int m) {
+    public static double vertexValue(SamplingHistogramMechanism mech, int n, double[] p, double[] logDelta, int m) {
         CompositionIndex index = CompositionIndex.of(n, m);
         int[] h = new int[m];
         LogSumExp s = new LogSumExp();

@@ -15,10 +15,10 @@ import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.Expectation;
-import org.privacybounds.smoothed.sdp.LargeNSmoothed;
-import org.privacybounds.smoothed.sdp.MonotoneBounds;
-import org.privacybounds.smoothed.sdp.PairDivergence;
+import org.privacybounds.smoothed.sdp.twocategory.Expectation;
+import org.privacybounds.smoothed.sdp.twocategory.LargeNSmoothed;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
+import org.privacybounds.smoothed.sdp.pair.PairDivergence;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.smoothed.sdp.VertexEnumeration;
 

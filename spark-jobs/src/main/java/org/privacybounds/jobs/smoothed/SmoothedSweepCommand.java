@@ -25,7 +25,7 @@ import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.MonotoneBounds;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;

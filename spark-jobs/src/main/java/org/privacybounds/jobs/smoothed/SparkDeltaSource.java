@@ -9,8 +9,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.smoothed.sdp.DeltaSource;
-import org.privacybounds.smoothed.sdp.LargeNSmoothed;
+import org.privacybounds.smoothed.sdp.twocategory.DeltaSource;
+import org.privacybounds.smoothed.sdp.twocategory.LargeNSmoothed;
 
 import scala.Tuple2;
 

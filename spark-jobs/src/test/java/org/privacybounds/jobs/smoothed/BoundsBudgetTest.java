@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.MonotoneBounds;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
 
 /**
  * How --max-work is shared among the certified bounds' sides: only the sides that run count, and the estimate of the whole run

@@ -22,7 +22,7 @@ import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.ReferenceAlgorithm1;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.MonotoneBounds;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
 import org.privacybounds.testing.PlotAssertions;
 import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
