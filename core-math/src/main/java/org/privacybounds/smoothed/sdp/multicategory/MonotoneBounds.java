@@ -10,6 +10,7 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
@@ -1134,21 +1135,21 @@ public final class MonotoneBounds {
             if (d == 0) {
                 continue;
             }
-            if (DirectionSum.logBinomialTail(n, q[j], d - 1, false) > logMiss) {
+            if (ChernoffTail.logBinomialTail(n, q[j], d - 1, false) > logMiss) {
                 return Double.POSITIVE_INFINITY; // even every record of j leaving may fall short
             }
             double lo = 0;
             double hi = 1;
             for (int it = 0; it < 60; it++) {
                 double mid = (lo + hi) / 2;
-                if (DirectionSum.logBinomialTail(n, q[j] * mid, d - 1, false) <= logMiss) {
+                if (ChernoffTail.logBinomialTail(n, q[j] * mid, d - 1, false) <= logMiss) {
                     hi = mid;
                 } else {
                     lo = mid;
                 }
             }
             p[i] = q[j] * (1 - hi);
-            miss = LogMath.logAdd(miss, DirectionSum.logBinomialTail(n, q[j] * hi, d - 1, false));
+            miss = LogMath.logAdd(miss, ChernoffTail.logBinomialTail(n, q[j] * hi, d - 1, false));
         }
         double logPair = PairDirections.logUpper(pair.mechanism(), n, p[0], p[1], eps, options.termsPerSide() / 40, options.directTerms() / 40,
                 logLower, logWanted, false);
@@ -1211,14 +1212,14 @@ public final class MonotoneBounds {
             while (lo < hi) {
                 if (upper) {
                     long mid = lo + (hi - lo) / 2;
-                    if (DirectionSum.logBinomialTail(fixed, p, mid + 1, true) <= logBeta) {
+                    if (ChernoffTail.logBinomialTail(fixed, p, mid + 1, true) <= logBeta) {
                         hi = mid;
                     } else {
                         lo = mid + 1;
                     }
                 } else {
                     long mid = lo + (hi - lo + 1) / 2;
-                    if (DirectionSum.logBinomialTail(fixed, p, mid - 1, false) <= logBeta) {
+                    if (ChernoffTail.logBinomialTail(fixed, p, mid - 1, false) <= logBeta) {
                         lo = mid;
                     } else {
                         hi = mid - 1;
@@ -1248,7 +1249,7 @@ public final class MonotoneBounds {
         for (int j = 0; j < a.length; j++) {
             double p = Math.min(1, a[j] - b[j]);
             s[j] = p > 0 && fixed >= 1 && (upper ? c[j] < fixed : c[j] > 0)
-                    ? DirectionSum.logBinomialTail(fixed, p, upper ? c[j] + 1 : c[j] - 1, upper) : Double.NEGATIVE_INFINITY;
+                    ? ChernoffTail.logBinomialTail(fixed, p, upper ? c[j] + 1 : c[j] - 1, upper) : Double.NEGATIVE_INFINITY;
         }
         return s;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.sdp.pair.DirectionSum;
 
@@ -81,7 +82,7 @@ final class RegionStrata {
             if (rho < 1) {
                 continue;
             }
-            miss = LogMath.logAdd(miss, DirectionSum.logBinomialTail(records[i], residual, rho - 1, false));
+            miss = LogMath.logAdd(miss, ChernoffTail.logBinomialTail(records[i], residual, rho - 1, false));
             trials.add(rho);
             chances.add(Math.min(1, extra[i] / residual));
         }

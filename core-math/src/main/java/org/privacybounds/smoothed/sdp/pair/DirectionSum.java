@@ -9,9 +9,9 @@ import java.util.stream.IntStream;
 
 import org.apache.commons.numbers.gamma.Erfc;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
-import org.privacybounds.smoothed.sdp.twocategory.ChernoffBound;
 
 /**
  * A certified lower bound on {@code E[d_eps(H, H - e_a + e_b)]}, the expectation of one direction of a pair's divergence when
@@ -164,10 +164,10 @@ public final class DirectionSum {
             int step = (int) Math.max(1, sb);
             int bLo = (int) Math.max(0, Math.floor(l * pb - WINDOW * sb - 1));
             int bHi = (int) Math.min(l, Math.ceil(l * pb + WINDOW * sb + 1));
-            while (bLo > 0 && logBinomialTail(l, pb, bLo - 1, false) > cut) {
+            while (bLo > 0 && ChernoffTail.logBinomialTail(l, pb, bLo - 1, false) > cut) {
                 bLo = Math.max(0, bLo - step);
             }
-            while (bHi < l && logBinomialTail(l, pb, bHi + 1, true) > cut) {
+            while (bHi < l && ChernoffTail.logBinomialTail(l, pb, bHi + 1, true) > cut) {
                 bHi = Math.min(l, bHi + step);
             }
             BinomialDistribution jb = BinomialDistribution.of(l, pb);
@@ -196,8 +196,8 @@ public final class DirectionSum {
             }
             if (!lower) {
                 // the lost histograms beyond the window, in full
-                fixed.add(logBinomialTail(l, pb, bLo - 1, false));
-                fixed.add(logBinomialTail(l, pb, bHi + 1, true));
+                fixed.add(ChernoffTail.logBinomialTail(l, pb, bLo - 1, false));
+                fixed.add(ChernoffTail.logBinomialTail(l, pb, bHi + 1, true));
             }
             List<Row> rows = new ArrayList<>();
             for (List<Row> kink : kinks) {
@@ -243,22 +243,6 @@ public final class DirectionSum {
             return total.log();
         }
     }
-    /**
-     * ln of an upper bound on P(X <= x) ({@code upper} false) or P(X >= x) ({@code upper} true), X ~ Binomial(trials, p): the
-     * Chernoff bound {@code exp(-trials KL(x / trials || p))} past the mean, 1 before it, 0 outside [0, trials].
-     */
-    public static double logBinomialTail(long trials, double p, long x, boolean upper) {
-        if (upper ? x > trials : x < 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        double r = (double) x / trials;
-        if (upper ? r <= p : r >= p) {
-            return 0;
-        }
-        double v = -trials * ChernoffBound.kl(r, p);
-        return v + 1e-9 * Math.abs(v) + 1e-12;
-    }
-
     /** The released counts' law and the sums over K_a's window that both sides share. */
     private static final class Released {
         final int trials;
@@ -336,7 +320,7 @@ public final class DirectionSum {
             double den = ce * (trials * pb + d) - d;
             double aMid = den > 0 ? d * trials * pa / den : Double.POSITIVE_INFINITY;
             int aTop = (int) Math.min(na, Math.ceil(aMid * Math.exp(2 * kink)) + 2);
-            double whole = logPb + (aTop < na ? LogMath.logAdd(logBinomialTail(na, shareA, aTop, false), logBeyond(na, shareA, d, ce, aTop + 1)) : 0);
+            double whole = logPb + (aTop < na ? LogMath.logAdd(ChernoffTail.logBinomialTail(na, shareA, aTop, false), logBeyond(na, shareA, d, ce, aTop + 1)) : 0);
             if (whole < cut) {
                 if (!lower) {
                     s.add(whole);
@@ -345,11 +329,11 @@ public final class DirectionSum {
             }
             int start = (int) Math.max(0, Math.min(na, Math.floor(aMid * Math.exp(-2 * kink)) - 1));
             int down = (int) Math.max(1, Math.sqrt(na * shareA * (1 - shareA)) / 8);
-            while (start > 0 && logPb + logBinomialTail(na, shareA, start - 1, false) >= cut) {
+            while (start > 0 && logPb + ChernoffTail.logBinomialTail(na, shareA, start - 1, false) >= cut) {
                 start = Math.max(0, start - down);
             }
             if (start > 0 && !lower) {
-                s.add(logPb + logBinomialTail(na, shareA, start - 1, false));
+                s.add(logPb + ChernoffTail.logBinomialTail(na, shareA, start - 1, false));
             }
             double upKink = Math.exp(kink);
             int beyond = 0;
@@ -440,7 +424,7 @@ public final class DirectionSum {
                 long hi = Math.min(na, lo + step - 1);
                 double c = ce * lo / d;
                 double logPhi = logLinearTail(1, -c, c * d - lo);
-                s.add(logPhi + Math.min(logBinomialTail(na, shareA, hi, false), logBinomialTail(na, shareA, lo, true)));
+                s.add(logPhi + Math.min(ChernoffTail.logBinomialTail(na, shareA, hi, false), ChernoffTail.logBinomialTail(na, shareA, lo, true)));
                 if (logPhi == Double.NEGATIVE_INFINITY) {
                     break;
                 }
@@ -654,7 +638,7 @@ public final class DirectionSum {
             return firstWhere(from, i -> {
                 long top = top(i, a, d, c);
                 int n = trials - (lo + i);
-                return top >= n || logBinomialTail(n, q, top + 1, true) <= limit && logBinomialTail(n - 1, q, top, true) <= limit;
+                return top >= n || ChernoffTail.logBinomialTail(n, q, top + 1, true) <= limit && ChernoffTail.logBinomialTail(n - 1, q, top, true) <= limit;
             });
         }
 

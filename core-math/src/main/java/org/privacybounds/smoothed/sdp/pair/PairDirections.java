@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
 
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
@@ -233,7 +234,7 @@ public final class PairDirections {
         }
         double moved = DirectionSum.logUpper(n, sampleSize, pa, pb * (1 - theta), eps, maxRows, logFloor, exact);
         double factor = -Math.expm1(h0 * Math.log1p(-theta));
-        return LogMath.logAdd(moved, DirectionSum.logBinomialTail(n, pb, h0 - 1, false) + logDp) - Math.log(factor);
+        return LogMath.logAdd(moved, ChernoffTail.logBinomialTail(n, pb, h0 - 1, false) + logDp) - Math.log(factor);
     }
 
     /**
@@ -248,7 +249,7 @@ public final class PairDirections {
             if (at < 1) {
                 break;
             }
-            if (DirectionSum.logBinomialTail(n, pb, at - 1, false) <= target) {
+            if (ChernoffTail.logBinomialTail(n, pb, at - 1, false) <= target) {
                 return at;
             }
         }
@@ -469,10 +470,10 @@ public final class PairDirections {
             return Double.NEGATIVE_INFINITY;
         }
         if (hi < n * p) {
-            return DirectionSum.logBinomialTail(n, p, hi, false);
+            return ChernoffTail.logBinomialTail(n, p, hi, false);
         }
         if (lo > n * p) {
-            return DirectionSum.logBinomialTail(n, p, lo, true);
+            return ChernoffTail.logBinomialTail(n, p, lo, true);
         }
         return 0;
     }

@@ -1,5 +1,7 @@
 package org.privacybounds.smoothed.sdp.twocategory;
 
+import org.privacybounds.numeric.ChernoffTail;
+
 /**
  * A closed-form upper bound UB(h) >= delta_eps(h) for the sampling-histogram mechanism without
  * replacement over two categories (h records of category 1 among n, L = n - T lost).
@@ -68,14 +70,14 @@ public final class ChernoffBound {
         }
         double a = (double) j1 / lost;
         double q = (double) g1 / n;
-        return a <= q ? 0 : -lost * kl(a, q);
+        return a <= q ? 0 : -lost * ChernoffTail.kl(a, q);
     }
 
     private double minusOver(long g0, long g1) {
         long j2 = threshold2(g1);
         double a = (double) j2 / lost;
         double q = (g0 + 1.0) / n;
-        return a >= q ? 0 : -lost * kl(a, q);
+        return a >= q ? 0 : -lost * ChernoffTail.kl(a, q);
     }
 
     /** The outward-rounded j1 of d(g, g+1): R(j) < e^-eps iff j > x1, so the event is j >= j1. */
@@ -100,7 +102,7 @@ public final class ChernoffBound {
         }
         double a = (double) j1 / lost;
         double q = (double) g / n;
-        return a <= q ? 0 : -lost * kl(a, q);
+        return a <= q ? 0 : -lost * ChernoffTail.kl(a, q);
     }
 
     /** ln of a bound on d(g+1, g) = E_{g+1}[(1 - e^eps / R)_+]. */
@@ -112,18 +114,6 @@ public final class ChernoffBound {
         }
         double a = (double) j2 / lost;
         double q = (g + 1.0) / n;
-        return a >= q ? 0 : -lost * kl(a, q);
-    }
-
-    /** Kullback-Leibler divergence of Bernoulli(a) from Bernoulli(q). */
-    public static double kl(double a, double q) {
-        double s = 0;
-        if (a > 0) {
-            s += a * Math.log(a / q);
-        }
-        if (a < 1) {
-            s += (1 - a) * Math.log((1 - a) / (1 - q));
-        }
-        return Math.max(0, s);
+        return a >= q ? 0 : -lost * ChernoffTail.kl(a, q);
     }
 }

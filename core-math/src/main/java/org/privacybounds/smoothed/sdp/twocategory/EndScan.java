@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.CountLaw;
 import org.privacybounds.numeric.LogMath;
 
@@ -336,7 +337,7 @@ final class EndScan {
             }
             // Chernoff: Pr[X <= h] (or >= h) for X ~ Bin(baseN, pm), times T/n, bounds everything from h outward
             double a = (double) h / baseN;
-            double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffBound.kl(a, pm) : 0;
+            double tail = ((dir < 0 && a < pm) || (dir > 0 && a > pm)) ? -baseN * ChernoffTail.kl(a, pm) : 0;
             if (tail + logDp < stop) {
                 acc = LogMath.logAdd(acc, tail + logDp);
                 break;

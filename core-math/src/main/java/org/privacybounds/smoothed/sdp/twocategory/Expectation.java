@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.CountLaw;
 import org.privacybounds.numeric.LogMath;
 
@@ -127,7 +128,7 @@ public record Expectation(long n, double pHi, double pLo, long n1, long xl, long
         while (c0 >= 0 && c0 <= m) {
             long c1 = dir < 0 ? Math.max(0, c0 - chunk + 1) : Math.min(m, c0 + chunk - 1);
             double a = (double) c0 / m;
-            double reach = (dir < 0 ? a < p : a > p) ? -m * ChernoffBound.kl(a, p) : 0;
+            double reach = (dir < 0 ? a < p : a > p) ? -m * ChernoffTail.kl(a, p) : 0;
             if (reach + logDp < stop) {
                 out.add(new double[] {reach, -1, -1});
                 break;
