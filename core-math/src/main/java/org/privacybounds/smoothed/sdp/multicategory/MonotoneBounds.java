@@ -18,7 +18,6 @@ import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.pair.DirectionSum;
 import org.privacybounds.smoothed.sdp.pair.PairDirections;
 import org.privacybounds.smoothed.sdp.pair.PairDivergence;
-import org.privacybounds.smoothed.sdp.pair.ShiftBoxes;
 
 /**
  * Certified two-sided bounds on delta_SDP for three or more categories at any n up to 2^31 - 1, from a few hundred
@@ -142,7 +141,7 @@ public final class MonotoneBounds {
 
     /**
      * The most of a side's budget the upper side's main plane may spend, beyond its own, on showing its larger direction its
-     * own largest neighbour along the pair ({@link ShiftBoxes}), where that runs (sampling without replacement, the directions
+     * own largest neighbour along the pair ({@code pair.ShiftBoxes}), where that runs (sampling without replacement, the directions
      * summed exactly).
      */
     public static final double SHIFT_SHARE = PairDirections.SHIFT_SHARE;

@@ -21,7 +21,7 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * {@code A(u, v_k - 1)}: column u's box k needs {@code A(u + 1, v_k - 1)} and {@code A(u, v_(k+1) - 1)}, so each point serves
  * two columns. A box not shown adds its chance from above times the pair at its lower corner.
  */
-public final class ShiftBoxes {
+final class ShiftBoxes {
     /** Box height against the measured ratio of the two counts' slopes: room for the slopes' change across the region. */
     static final double HEIGHT_SHARE = 0.85;
     /**
