@@ -94,7 +94,7 @@ public final class DirectionSum {
      * @param logFloor ln of a value the expectation is about (e.g. a lower bound of it), to size what is bounded rather than
      *                 summed; -infinity: windows of 12 standard deviations
      */
-    public static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor) {
+    static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor) {
         return logUpper(n, sampleSize, pa, pb, eps, maxRows, logFloor, true);
     }
 
@@ -103,7 +103,7 @@ public final class DirectionSum {
      * from its first two moments ({@link Released#momentBound}, at most 1.25 times Phi at the kink's middle) or the Chernoff
      * bound of P(c R < 1), the smaller, with no CDF: for a direction far smaller than the other.
      */
-    public static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor, boolean exact) {
+    static double logUpper(long n, long sampleSize, double pa, double pb, double eps, double maxRows, double logFloor, boolean exact) {
         Plan plan = Plan.of(n, sampleSize, pa, pb, eps, logFloor, false, exact, false, maxRows);
         if (plan == null || plan.work > maxRows) {
             return Double.POSITIVE_INFINITY;
