@@ -351,7 +351,8 @@ public final class SmoothedCommand extends BoundsCommand {
                     mechanism.sampling());
             // the option that would narrow it: --refine-seconds, unless --max-work already holds the sides below it
             o.printf(Locale.ROOT, "log10 gaps up to %.3g after %.4g core-seconds of refinement per side and eps: a larger %s narrows"
-                    + " the part its cells leave (docs/computing.md says what else can remain)%n", widest, side,
+                    + " the part its cells leave, not what the bounds' own arguments leave (docs/commands/smoothed.md lists inputs where that"
+                    + " stays)%n", widest, side,
                     side < pi.refineSeconds() ? "--max-work (it holds the sides below --refine-seconds "
                             + BigDecimal.valueOf(pi.refineSeconds()).stripTrailingZeros().toPlainString() + ")"
                             : "--refine-seconds");
