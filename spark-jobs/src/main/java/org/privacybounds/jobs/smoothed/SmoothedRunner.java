@@ -15,12 +15,12 @@ import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.twocategory.Expectation;
-import org.privacybounds.smoothed.sdp.twocategory.LargeNSmoothed;
-import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
-import org.privacybounds.smoothed.sdp.pair.PairDivergence;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
 import org.privacybounds.smoothed.sdp.VertexEnumeration;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
+import org.privacybounds.smoothed.sdp.pair.PairDivergence;
+import org.privacybounds.smoothed.sdp.twocategory.Expectation;
+import org.privacybounds.smoothed.sdp.twocategory.LargeNSmoothed;
 
 /**
  * Chooses and runs the delta_SDP method for one n: the large-n method where it applies (two categories, at most two

@@ -12,21 +12,21 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import org.apache.spark.sql.SparkSession;
-import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.BoundsCommand;
-import org.privacybounds.jobs.common.Report;
+import org.privacybounds.jobs.common.Columns;
 import org.privacybounds.jobs.common.Json;
 import org.privacybounds.jobs.common.OutputDir;
 import org.privacybounds.jobs.common.Plots;
 import org.privacybounds.jobs.common.Progress;
 import org.privacybounds.jobs.common.Ranges;
+import org.privacybounds.jobs.common.Report;
 import org.privacybounds.jobs.common.SparkSessions;
 import org.privacybounds.jobs.common.UserInputException;
 import org.privacybounds.jobs.common.WorkLimit;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 import org.privacybounds.smoothed.sdp.DistributionSet;
-import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.smoothed.sdp.multicategory.MonotoneBounds;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

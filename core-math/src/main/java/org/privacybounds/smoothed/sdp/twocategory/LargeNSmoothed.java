@@ -12,10 +12,10 @@ import java.util.stream.IntStream;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.ProfileValue;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.validation.BadInputException;
-import org.privacybounds.validation.Parameter;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.validation.BadInputException;
+import org.privacybounds.validation.Parameter;
 
 /**
  * Certified delta_SDP (Liu, Wang and Xia, "Smoothed Differential Privacy", Algorithm 1) for two categories and at most two vertices at large

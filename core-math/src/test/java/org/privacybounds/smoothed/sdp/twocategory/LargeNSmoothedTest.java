@@ -15,10 +15,10 @@ import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
-import org.privacybounds.validation.BadInputException;
 import org.privacybounds.smoothed.sdp.DistributionSet;
 import org.privacybounds.smoothed.sdp.ReferenceAlgorithm1;
 import org.privacybounds.smoothed.sdp.SmoothedValue;
+import org.privacybounds.validation.BadInputException;
 
 class LargeNSmoothedTest {
     static DistributionSet two(double p, double q) {
