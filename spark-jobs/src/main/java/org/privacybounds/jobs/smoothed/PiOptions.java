@@ -71,7 +71,7 @@ public final class PiOptions {
     }
 
     @Option(names = "--refine-seconds", paramLabel = "S", defaultValue = "40",
-            description = "Three or more categories beyond --max-work: core-seconds of refinement per eps for each side of the certified bounds (default: ${DEFAULT-VALUE}); more narrows the gap where the cells leave it, not the hull (--max-work still caps the run).")
+            description = "Three or more categories beyond --max-work: core-seconds of refinement per eps for each side of the certified bounds (default: ${DEFAULT-VALUE}); more narrows the part of the gap its refinement (cells, boxes, exact sums) leaves, not what the hull or the bounds' own arguments leave (--max-work still caps the run).")
     double refineSeconds;
 
     /** Core-seconds of refinement per eps and side of the certified bounds (three or more categories), checked. */
