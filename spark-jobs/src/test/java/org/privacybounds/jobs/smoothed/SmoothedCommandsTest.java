@@ -188,9 +188,12 @@ class SmoothedCommandsTest extends SparkTestSession {
         JsonNode b = longer.json().get("results").get(0);
         assertTrue(b.get("log10Gap").asDouble() < a.get("log10Gap").asDouble(), a + " vs " + b);
         assertTrue(b.get("log10Delta").asDouble() < a.get("log10Delta").asDouble(), a + " vs " + b);
-        // the text output says how to narrow a gap above 1e-3, and says nothing where the two sides meet (a zero share)
-        Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.01"));
+        // the text output says how to narrow a gap above 1e-6 (here about 6e-4, which more seconds narrow), and says nothing
+        // where the two sides meet (a zero share)
+        Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.5"));
         assertTrue(text.out().contains("log10 gaps up to ") && text.out().contains("a larger --refine-seconds narrows"), text.out());
+        double printed = Double.parseDouble(text.out().replaceAll("(?s).*log10 gaps up to (\\S+) after.*", "$1"));
+        assertTrue(printed > 1e-6 && printed < 1e-3, text.out());
         // where --max-work holds the sides below --refine-seconds, the option to raise is --max-work
         Run held = run(append(Arrays.copyOf(base, base.length - 1), "--max-work", "2"));
         assertTrue(held.out().contains("a larger --max-work (it holds the sides below --refine-seconds 40) narrows"), held.out());
