@@ -123,7 +123,8 @@ public final class SmoothedSweepCommand extends BoundsCommand {
         long bounded = IntStream.range(0, bounds.length).filter(i -> bounds[i]).count();
         if (bounded > 0) {
             spec.commandLine().getErr().printf(Locale.ROOT, "smoothed-sweep: at %d of the %d n every assignment is beyond --max-work;"
-                    + " certified two-sided bounds there (log10LowerDelta below, delta above)%n", bounded, ns.size());
+                    + " certified two-sided bounds there (log10LowerDelta below, delta above), estimated below with every side's budget spent"
+                    + " (the sides often meet sooner)%n", bounded, ns.size());
         }
         offerBounds(exact, plan);
         double coreSeconds = plan.coreSeconds();

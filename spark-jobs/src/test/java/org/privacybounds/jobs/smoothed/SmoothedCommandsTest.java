@@ -93,6 +93,8 @@ class SmoothedCommandsTest extends SparkTestSession {
                 "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.1,0.8", "--max-work", "6", "--json", "--out", tmp.resolve("sweep").toString());
         assertEquals(0, sweep.exitCode(), sweep.err());
         assertTrue(sweep.err().contains("at 1 of the 1 n every assignment is beyond --max-work"), sweep.err());
+        // its estimate is the sides' whole budget, which the bounds seldom spend: the line says so before the estimate
+        assertTrue(sweep.err().contains("estimated below with every side's budget spent (the sides often meet sooner)"), sweep.err());
         for (int i = 0; i < 2; i++) {
             JsonNode row = sweep.json().get("rows").get(i);
             JsonNode b = bounded.json().get("results").get(i);
