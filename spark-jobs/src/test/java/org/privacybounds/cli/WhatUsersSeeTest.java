@@ -87,4 +87,21 @@ class WhatUsersSeeTest extends SparkTestSession {
         assertFalse(r.out().contains("0 / 0"), r.out());
         assertTrue(r.out().contains("log10 gap to the lower bound"), r.out());
     }
+
+    /**
+     * Beyond every assignment with the hull bounded (4 vertices, --max-vertices 3), the gap's last lines name --max-vertices at
+     * the hull's count as well as --refine-seconds: the enclosing simplex is usually most of such a gap.
+     */
+    @Test
+    void aBoundedHullsGapNamesTheMaxVerticesOfTheHull() {
+        Run r = run("smoothed", "--n", "5000", "--lost", "50", "--epsilon", "1", "--distributions",
+                "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1;0.3,0.3,0.4;0.5,0.1,0.4", "--max-vertices", "3", "--refine-seconds", "0.5");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("(every assignment)") && r.out().contains("a larger --refine-seconds narrows"), r.out());
+        assertTrue(r.out().contains("the hull having 4 vertices: --max-vertices 4 bounds over the hull itself instead"), r.out());
+        Run hull = run("smoothed", "--n", "5000", "--lost", "50", "--epsilon", "1", "--distributions",
+                "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1;0.3,0.3,0.4;0.5,0.1,0.4", "--max-vertices", "4", "--refine-seconds", "0.5");
+        assertEquals(0, hull.exitCode(), hull.err());
+        assertFalse(hull.out().contains("--max-vertices"), hull.out());
+    }
 }
