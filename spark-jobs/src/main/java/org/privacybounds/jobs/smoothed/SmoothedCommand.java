@@ -272,8 +272,7 @@ public final class SmoothedCommand extends BoundsCommand {
             rows.add(SmoothedRow.of(n, t, values.get(i), lower == null ? null : lower.get(i), logDp, compose, secs));
         }
         String hullMethod = reduced.bounded()
-                ? "bounds: the hull of the " + given.size() + " distributions has " + (reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
-                        : reduced.hullVertices()) + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
+                ? "bounds: the hull of the " + given.size() + " distributions has " + hullVertexCount() + " vertices; delta_SDP over an enclosing simplex of " + reduced.outer().size()
                         + " vertices (a superset: upper bound) and over " + reduced.inner().size() + " of the hull's vertices (a subset: lower bound)"
                 : pi.hullDescription();
         ObjectNode root = json(hull, hullMethod, values, rows, lower);
@@ -360,11 +359,15 @@ public final class SmoothedCommand extends BoundsCommand {
                 // the enclosing simplex is usually most of such a gap (Pennsylvania's 54 counties, 10 vertices, n = 1e6: 0.011,
                 // and 1.3e-4 over the hull itself in three times the time)
                 o.printf(Locale.ROOT, "the upper bound is over an enclosing simplex, the hull having %s vertices: --max-vertices %s bounds"
-                        + " over the hull itself instead (closer, more work)%n", reduced.hullVertices() < 0 ? "more than " + pi.maxVertices()
-                                : String.valueOf(reduced.hullVertices()), reduced.hullVertices() < 0 ? "larger than " + pi.maxVertices()
-                                        : String.valueOf(reduced.hullVertices()));
+                        + " over the hull itself instead (closer, more work)%n", hullVertexCount(),
+                        reduced.hullVertices() < 0 ? "larger than " + pi.maxVertices() : String.valueOf(reduced.hullVertices()));
             }
         }
+    }
+
+    /** The hull's vertex count where it was computed, else "more than" --max-vertices (four or more categories, many points). */
+    private String hullVertexCount() {
+        return reduced.hullVertices() < 0 ? "more than " + pi.maxVertices() : String.valueOf(reduced.hullVertices());
     }
 
     /**
