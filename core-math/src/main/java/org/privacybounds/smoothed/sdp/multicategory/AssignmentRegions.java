@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
+import org.apache.commons.numbers.gamma.Erfc;
 import org.privacybounds.numeric.LogMath;
 
 /**
@@ -25,7 +26,8 @@ import org.privacybounds.numeric.LogMath;
  * <p><b>Which regions to split.</b> The pair at the two smallest moved mean counts (x, y) is taken as
  * {@code alpha x + beta ln y} (ln pair, slopes measured at the lower bound's vertex): a region is left alone where that lies
  * {@link #MARGIN} below the vertex's own; otherwise it is split on the vertex and count whose two halves' larger value is least.
- * Only a choice: the bound of every region is then summed exactly ({@link MonotoneBounds#shifted}).
+ * Where that sees no split lower a region, the value with what the counts near y add ({@link #tied}) splits it where
+ * it falls by {@link #MARGIN}. Only a choice: the bound of every region is then summed exactly ({@link MonotoneBounds#shifted}).
  */
 final class AssignmentRegions {
     /** The share of a side's budget the bands one round's halvings of v's region cut off may take ({@link MonotoneBounds#regions}). */
@@ -51,9 +53,9 @@ final class AssignmentRegions {
 
     /**
      * A region, with the parts its relaxation takes ({records, set of vertices}: that many records, disjoint from the other
-     * parts', lie on the set) and the proxy of the mean counts they move to.
+     * parts', lie on the set) and the proxy of the mean counts they move to, alone and with the counts near y ({@link #tied}).
      */
-    record Region(long[] atLeast, long[][] parts, double proxy) {
+    record Region(long[] atLeast, long[][] parts, double proxy, double tied) {
     }
 
     /**
@@ -203,6 +205,51 @@ final class AssignmentRegions {
     }
 
     /**
+     * {@link #proxy} plus what the other counts near y add ({@link #nearY}): a region is split by it where the proxy says no
+     * split lowers the region ({@link #refine}).
+     */
+    double tied(double[] counts) {
+        int[] two = MonotoneBounds.twoSmallest(counts);
+        return proxy(counts) + nearY(counts, two, beta / Math.max(1, counts[two[1]]));
+    }
+
+    /**
+     * About ln of {@code E[e^(s min(Y, Z_1, ...))] / E[e^(s Y)]}, Y the second smallest count and Z_j the counts outside the two
+     * smallest, each Poisson with its mean (independent), s = beta / y the pair's slope per record: {@code P(Y_s < every Z_j)}
+     * plus, for each j, {@code E[e^(s Z_j)] / E[e^(s Y)] P(Z_j,s < Y)}, with Y_s and Z_j,s the counts tilted by s and each
+     * chance from a normal law. About 0 where the others lie far above y; for a tie, s times the distance of the least of two
+     * like counts below y where s is small, ln 2 where the pair changes by much per record. Where two vertices swap the shares
+     * of two categories, G lets those categories tie as the second smallest, which no assignment near either vertex does; the
+     * proxy (y alone) saw no split of such a region lower it, so the region stayed above the lower bound.
+     */
+    static double nearY(double[] counts, int[] two, double s) {
+        double muY = Math.max(1, counts[two[1]]);
+        double mY = muY * Math.exp(s);
+        double lambdaY = muY * Math.expm1(s);
+        double first = 0;
+        List<Double> terms = new ArrayList<>();
+        for (int j = 0; j < counts.length; j++) {
+            if (j == two[0] || j == two[1]) {
+                continue;
+            }
+            double mu = Math.max(1, counts[j]);
+            first += logPhi((mu - mY) / Math.sqrt(mu + mY));
+            double m = mu * Math.exp(s);
+            terms.add(mu * Math.expm1(s) - lambdaY + logPhi((muY - m) / Math.sqrt(muY + m)));
+        }
+        double sum = first;
+        for (double t : terms) {
+            sum = LogMath.logAdd(sum, t);
+        }
+        return sum;
+    }
+
+    /** ln Phi(z), the standard normal law's. */
+    private static double logPhi(double z) {
+        return Math.log(0.5 * Erfc.value(-z / Math.sqrt(2)));
+    }
+
+    /**
      * The region with its parts: a laminar family of sets (any two nested or disjoint), each set S holding L(S) records less those
      * of the sets below it, with S's extra shares; the family whose extra counts lower the proxy most, the proxy taken as a line
      * through the moved means (its gradient: alpha on the smallest count, beta / y on the second), by dynamic programming over the
@@ -252,7 +299,7 @@ final class AssignmentRegions {
             parts = out.toArray(long[][]::new);
             mean = movedMeans(parts);
         }
-        return new Region(region, parts, proxy(mean));
+        return new Region(region, parts, proxy(mean), tied(mean));
     }
 
     /** The parts of the family topped by {@code set}: its own records (L(set) less those below) and those of the sets below. */
@@ -438,7 +485,10 @@ final class AssignmentRegions {
             }
             Region[] halves = split(r);
             boolean leavesOut = halves != null && (halves[0] == OUTSIDE || halves[1] == OUTSIDE);
-            if (halves == null || !leavesOut && Math.max(value(halves[0]), value(halves[1])) > r.proxy() - MARGIN / 10) {
+            if (halves != null && !leavesOut && Math.max(value(halves[0]), value(halves[1])) > r.proxy() - MARGIN / 10) {
+                halves = untie(r);
+            }
+            if (halves == null) {
                 done.add(r); // no split lowers it: its assignments' values lie about as high
                 continue;
             }
@@ -465,6 +515,11 @@ final class AssignmentRegions {
      * "at least t" falls as t grows, "at most t - 1" rises); null where no vertex has room.
      */
     Region[] split(Region r) {
+        return split(r, AssignmentRegions::value);
+    }
+
+    /** {@link #split(Region)} by another value of the halves (null and {@code OUTSIDE} regions included). */
+    private Region[] split(Region r, java.util.function.ToDoubleFunction<Region> value) {
         long[] a = r.atLeast();
         Region[] best = null;
         double bestValue = Double.POSITIVE_INFINITY;
@@ -480,17 +535,17 @@ final class AssignmentRegions {
             while (from < to) {
                 long mid = from + (to - from) / 2;
                 Region[] h = halves(a, w, mid);
-                if (value(h[0]) > value(h[1])) {
+                if (value.applyAsDouble(h[0]) > value.applyAsDouble(h[1])) {
                     from = mid + 1;
                 } else {
                     to = mid;
                 }
             }
             Region[] h = halves(a, w, from);
-            double v = Math.max(value(h[0]), value(h[1]));
+            double v = Math.max(value.applyAsDouble(h[0]), value.applyAsDouble(h[1]));
             if (from > lo + 1) {
                 Region[] g = halves(a, w, from - 1);
-                double u = Math.max(value(g[0]), value(g[1]));
+                double u = Math.max(value.applyAsDouble(g[0]), value.applyAsDouble(g[1]));
                 if (u < v) {
                     h = g;
                     v = u;
@@ -516,7 +571,27 @@ final class AssignmentRegions {
     }
 
     /** A half that {@link #outside} leaves out (its proxy the least, so a split that leaves out most is preferred). */
-    private static final Region OUTSIDE = new Region(new long[0], new long[0][], Double.NEGATIVE_INFINITY);
+    private static final Region OUTSIDE = new Region(new long[0], new long[0][], Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
+
+    /**
+     * The split whose halves' larger {@link #tied} value lies {@link #MARGIN} below the region's, or null: it takes off what
+     * other counts near the second smallest add, which the proxy does not see (two vertices that swap two categories' shares:
+     * a region of both lets those categories tie, its halves keep them apart).
+     */
+    private Region[] untie(Region r) {
+        if (!(r.tied() - r.proxy() > MARGIN)) {
+            return null;
+        }
+        Region[] halves = split(r, AssignmentRegions::tiedValue);
+        if (halves == null || Math.max(tiedValue(halves[0]), tiedValue(halves[1])) > r.tied() - MARGIN) {
+            return null;
+        }
+        return halves;
+    }
+
+    private static double tiedValue(Region r) {
+        return r == null ? Double.NEGATIVE_INFINITY : r.tied();
+    }
 
     private static double value(Region r) {
         return r == null ? Double.NEGATIVE_INFINITY : r.proxy();

@@ -164,4 +164,39 @@ class AssignmentRegionsTest {
             }
         }
     }
+
+    /**
+     * What counts near the second smallest add to the proxy: nothing where they lie far above it; for a tie, the expected
+     * least of two like counts (sqrt(y / pi) below y) times a small slope, and ln 2 where the pair changes by much per record.
+     */
+    @Test
+    void countsNearTheSecondSmallestAddWhatTheirMinimumTakes() {
+        int[] two = {0, 1};
+        assertEquals(0, AssignmentRegions.nearY(new double[] {1_000, 1_500, 2_000, 2_500}, two, -4e-4), 1e-12);
+        double tie = AssignmentRegions.nearY(new double[] {1_000, 1_500, 1_500}, two, -4e-4);
+        assertEquals(4e-4 * Math.sqrt(1_500 / Math.PI), tie, 0.05 * tie);
+        assertEquals(Math.log(2), AssignmentRegions.nearY(new double[] {1_000, 1_500, 1_500}, two, -0.5), 0.05);
+        // a count 2 standard deviations of the difference above: between none and the tie's
+        double near = AssignmentRegions.nearY(new double[] {1_000, 1_500, 1_610}, two, -4e-4);
+        assertTrue(near > 0 && near < tie / 5, near + " against " + tie);
+    }
+
+    /**
+     * Two vertices that swap the shares of two categories, one of them the lower bound's vertex's second smallest (five
+     * categories, n = 1e4, slopes as measured at eps 1): the region of the records off that vertex lets those categories tie
+     * at 0.15 in G, which no assignment does, and the proxy alone saw no split lower it (the region stayed whole, 3.6e-3 in
+     * log10 above the lower bound); split where the tie comes apart, its parts' tie-aware values lie below the region's.
+     */
+    @Test
+    void aRegionWhoseCategoriesTieInGIsSplitWhereTheTieComesApart() {
+        double[][] v = {{0.3, 0.25, 0.2, 0.15, 0.1}, {0.25, 0.3, 0.15, 0.2, 0.1}, {0.2, 0.2, 0.2, 0.2, 0.2}};
+        long n = 10_000;
+        AssignmentRegions r = new AssignmentRegions(n, v, -24, -0.00296, -0.592, 0, CategorySymmetry.orbit(v, 0));
+        List<AssignmentRegions.Region> leaves = r.partition(0, 580, MonotoneBounds.MAX_REGIONS / (MonotoneBounds.REFINE_ROUNDS + 1));
+        assertTrue(leaves.size() >= 3, "v's region and at least two parts: " + leaves.size());
+        double whole = r.relax(r.with(r.root(), 0, n - 581, true)).tied();
+        for (AssignmentRegions.Region part : leaves.subList(1, leaves.size())) {
+            assertTrue(part.tied() <= whole - AssignmentRegions.MARGIN, part.tied() + " against " + whole);
+        }
+    }
 }
