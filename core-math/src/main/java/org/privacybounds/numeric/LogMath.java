@@ -1,5 +1,8 @@
 package org.privacybounds.numeric;
 
+import org.apache.commons.numbers.gamma.Erfc;
+import org.apache.commons.numbers.gamma.Erfcx;
+
 /**
  * Scalar log-space helpers. All take and return natural logarithms unless the name says log10.
  *
@@ -56,6 +59,15 @@ public final class LogMath {
         double hi = Math.max(a, b);
         double lo = Math.min(a, b);
         return hi + Math.log1p(Math.exp(lo - hi));
+    }
+
+    /**
+     * {@code log(erfc(x) / 2)} without underflow: from the scaled complementary error function for {@code x >= 0} (erfc itself
+     * underflows past x = 26.5), and below as {@code log1p(-erfc(-x) / 2)} (accurate where erfc(x) / 2 is near 1).
+     * {@code logHalfErfc(-z / sqrt(2))} is ln of the standard normal law's CDF at z.
+     */
+    public static double logHalfErfc(double x) {
+        return x >= 0 ? Math.log(Erfcx.value(x)) - x * x - LN2 : Math.log1p(-0.5 * Erfc.value(-x));
     }
 
     /** Natural log to base-10 log; -Infinity stays -Infinity. */

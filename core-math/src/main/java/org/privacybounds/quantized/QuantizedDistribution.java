@@ -162,11 +162,11 @@ public final class QuantizedDistribution implements Serializable {
             }
             // far tail: log Q via erfcx, then the difference of two tails of very different size
             if (x1 > 0) {
-                double a = logHalfErfc(x1);
-                return a + LogMath.log1mexp(logHalfErfc(x2) - a);
+                double a = LogMath.logHalfErfc(x1);
+                return a + LogMath.log1mexp(LogMath.logHalfErfc(x2) - a);
             }
-            double a = logHalfErfc(-x2);
-            return a + LogMath.log1mexp(logHalfErfc(-x1) - a);
+            double a = LogMath.logHalfErfc(-x2);
+            return a + LogMath.log1mexp(LogMath.logHalfErfc(-x1) - a);
         }
         double b = scale;
         if (l >= mu) {
@@ -176,11 +176,6 @@ public final class QuantizedDistribution implements Serializable {
             return Math.log(0.5) - (mu - u) / b + Math.log(-Math.expm1(-(u - l) / b));
         }
         return Math.log(0.5 * (-Math.expm1(-(mu - l) / b)) + 0.5 * (-Math.expm1(-(u - mu) / b)));
-    }
-
-    /** log(erfc(x)/2) for x > 0, without underflow. */
-    private static double logHalfErfc(double x) {
-        return Math.log(Erfcx.value(x)) - x * x - LogMath.LN2;
     }
 
     @Override

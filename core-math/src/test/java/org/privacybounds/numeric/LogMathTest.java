@@ -18,6 +18,15 @@ class LogMathTest {
     }
 
     @Test
+    void logHalfErfcHoldsOnBothSidesAndFarPastWhereErfcUnderflows() {
+        // 40-digit mpmath: ln(erfc(x) / 2)
+        assertEquals(-904.66726429120382339, LogMath.logHalfErfc(30), 1e-12);
+        assertEquals(-1.4281583103970297124, LogMath.logHalfErfc(0.5), 1e-14);
+        assertEquals(-0.000011045309498499094259, LogMath.logHalfErfc(-3), 1e-18);
+        assertEquals(0, LogMath.logHalfErfc(-30), 0);
+    }
+
+    @Test
     void logSumExpHandlesTermsFarBelowTheDoubleRange() {
         LogSumExp acc = new LogSumExp();
         acc.add(-2000).add(-2000 + Math.log(3)).add(Double.NEGATIVE_INFINITY);

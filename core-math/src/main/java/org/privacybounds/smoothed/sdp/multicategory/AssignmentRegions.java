@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
-import org.apache.commons.numbers.gamma.Erfc;
 import org.privacybounds.numeric.LogMath;
 
 /**
@@ -223,30 +222,27 @@ final class AssignmentRegions {
      * proxy (y alone) saw no split of such a region lower it, so the region stayed above the lower bound.
      */
     static double nearY(double[] counts, int[] two, double s) {
+        double tilt = Math.exp(s);
         double muY = Math.max(1, counts[two[1]]);
-        double mY = muY * Math.exp(s);
+        double mY = muY * tilt;
         double lambdaY = muY * Math.expm1(s);
         double first = 0;
-        List<Double> terms = new ArrayList<>();
+        double rest = Double.NEGATIVE_INFINITY;
         for (int j = 0; j < counts.length; j++) {
             if (j == two[0] || j == two[1]) {
                 continue;
             }
             double mu = Math.max(1, counts[j]);
+            double m = mu * tilt;
             first += logPhi((mu - mY) / Math.sqrt(mu + mY));
-            double m = mu * Math.exp(s);
-            terms.add(mu * Math.expm1(s) - lambdaY + logPhi((muY - m) / Math.sqrt(muY + m)));
+            rest = LogMath.logAdd(rest, mu * Math.expm1(s) - lambdaY + logPhi((muY - m) / Math.sqrt(muY + m)));
         }
-        double sum = first;
-        for (double t : terms) {
-            sum = LogMath.logAdd(sum, t);
-        }
-        return sum;
+        return LogMath.logAdd(first, rest);
     }
 
-    /** ln Phi(z), the standard normal law's. */
+    /** ln Phi(z), the standard normal law's CDF. */
     private static double logPhi(double z) {
-        return Math.log(0.5 * Erfc.value(-z / Math.sqrt(2)));
+        return LogMath.logHalfErfc(-z / Math.sqrt(2));
     }
 
     /**
