@@ -176,25 +176,29 @@ class SmoothedCommandsTest extends SparkTestSession {
     }
 
     @Test
-    void moreRefinementSecondsNarrowTheGap() {
+    void moreRefinementSecondsNarrowTheGap(@TempDir Path tmp) throws Exception {
         SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver");
         // three categories at n = 20,000: certified bounds; a side's refinement budget is --refine-seconds per eps, echoed
         String[] base = {"smoothed", "--n", "20000", "--eta", "0.998", "--epsilon", "1", "--distributions", "0.45,0.45,0.10;0.50,0.42,0.08;0.40,0.52,0.08",
             "--json"};
         Run brief = run(append(base, "--refine-seconds", "0.01"));
-        Run longer = run(append(base, "--refine-seconds", "0.5"));
+        // the longer run as text, its numbers from the result.json of its --out (what --json prints)
+        Path out = tmp.resolve("longer");
+        Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.5", "--out", out.toString()));
         assertEquals(0, brief.exitCode(), brief.err());
-        assertEquals(0, longer.exitCode(), longer.err());
+        assertEquals(0, text.exitCode(), text.err());
         assertEquals(0.01, brief.json().get("parameters").get("refineSeconds").asDouble(), 0);
         JsonNode a = brief.json().get("results").get(0);
-        JsonNode b = longer.json().get("results").get(0);
+        JsonNode longer = new Run(0, Files.readString(out.resolve("result.json")), "").json();
+        assertEquals(0.5, longer.get("parameters").get("refineSeconds").asDouble(), 0);
+        JsonNode b = longer.get("results").get(0);
         assertTrue(b.get("log10Gap").asDouble() < a.get("log10Gap").asDouble(), a + " vs " + b);
         assertTrue(b.get("log10Delta").asDouble() < a.get("log10Delta").asDouble(), a + " vs " + b);
         // the text output says how to narrow a gap above 1e-6 (here about 6e-4, which more seconds narrow), and says nothing
         // where the two sides meet (a zero share)
-        Run text = run(append(Arrays.copyOf(base, base.length - 1), "--refine-seconds", "0.5"));
         assertTrue(text.out().contains("log10 gaps up to ") && text.out().contains("a larger --refine-seconds narrows"), text.out());
         double printed = Double.parseDouble(text.out().replaceAll("(?s).*log10 gaps up to (\\S+) after.*", "$1"));
+        assertEquals(b.get("log10Gap").asDouble(), printed, 0.01 * printed, "the text's gap is the result's");
         assertTrue(printed > 1e-6 && printed < 1e-3, text.out());
         // where --max-work holds the sides below --refine-seconds, the option to raise is --max-work
         Run held = run(append(Arrays.copyOf(base, base.length - 1), "--max-work", "2"));
