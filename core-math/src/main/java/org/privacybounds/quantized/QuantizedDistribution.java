@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.apache.commons.numbers.gamma.ErfDifference;
-import org.apache.commons.numbers.gamma.Erfcx;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
 import org.privacybounds.validation.BadInputException;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.ToDoubleFunction;
 
 import org.privacybounds.numeric.LogMath;
 
@@ -515,7 +516,7 @@ final class AssignmentRegions {
     }
 
     /** {@link #split(Region)} by another value of the halves (null and {@code OUTSIDE} regions included). */
-    private Region[] split(Region r, java.util.function.ToDoubleFunction<Region> value) {
+    private Region[] split(Region r, ToDoubleFunction<Region> value) {
         long[] a = r.atLeast();
         Region[] best = null;
         double bestValue = Double.POSITIVE_INFINITY;
