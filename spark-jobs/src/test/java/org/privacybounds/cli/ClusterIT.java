@@ -67,6 +67,7 @@ class ClusterIT {
         pb.environment().put("PB_MASTER_PORT", Integer.toString(port));
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         pb.environment().put("PRIVACY_BOUNDS_JAVA_OPTS", ShortRuns.JAVA_OPTS); // the embedded runs' JVM and the submitted driver's
+        pb.environment().put("PB_DAEMON_JAVA_OPTS", ShortRuns.JAVA_OPTS); // the master's and the workers'
         return pb;
     }
 

@@ -62,7 +62,11 @@ public final class HdfsServer implements AutoCloseable {
      */
     public static HdfsServer start(Path dir, String classpath) throws IOException {
         Files.createDirectories(dir);
-        Process p = new ProcessBuilder("java", "-cp", classpath, "org.privacybounds.testing.hdfs.HdfsServerMain", dir.toString())
+        // (the short runs' JVM options: a test's HDFS serves a few files, and the optimizing compiler only costs it CPU)
+        List<String> cmd = new ArrayList<>(List.of("java"));
+        cmd.addAll(List.of(ShortRuns.JAVA_OPTS.split(" ")));
+        cmd.addAll(List.of("-cp", classpath, "org.privacybounds.testing.hdfs.HdfsServerMain", dir.toString()));
+        Process p = new ProcessBuilder(cmd)
                 .redirectError(dir.resolve("hdfs.log").toFile()).start();
         return new HdfsServer(p);
     }

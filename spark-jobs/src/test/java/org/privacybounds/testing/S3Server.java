@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,11 @@ public final class S3Server implements AutoCloseable {
         Files.writeString(conf, String.join("\n", "s3proxy.endpoint=http://127.0.0.1:" + port, "s3proxy.authorization=aws-v2-or-v4",
                 "s3proxy.identity=" + ACCESS_KEY, "s3proxy.credential=" + SECRET_KEY, "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + dir.resolve("data").toAbsolutePath()) + "\n");
-        Process p = new ProcessBuilder("java", "-jar", jar.toString(), "--properties", conf.toString()).redirectErrorStream(true)
+        // (the short runs' JVM options, as for the HDFS server)
+        List<String> cmd = new ArrayList<>(List.of("java"));
+        cmd.addAll(List.of(ShortRuns.JAVA_OPTS.split(" ")));
+        cmd.addAll(List.of("-jar", jar.toString(), "--properties", conf.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("s3proxy.log").toFile()).start();
         S3Server s = new S3Server(p, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
