@@ -9,6 +9,7 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 /** What a user reads: no command, dry runs that read the data, errors naming paths as given, tables that say what they show. */
@@ -94,6 +95,7 @@ class WhatUsersSeeTest extends SparkTestSession {
      */
     @Test
     void aBoundedHullsGapNamesTheMaxVerticesOfTheHull() {
+        SparkLine.checkedOnSpark35Only("the bounds' text");
         Run r = run("smoothed", "--n", "5000", "--lost", "50", "--epsilon", "1", "--distributions",
                 "0.2,0.3,0.5;0.6,0.3,0.1;0.1,0.8,0.1;0.3,0.3,0.4;0.5,0.1,0.4", "--max-vertices", "3", "--refine-seconds", "0.5");
         assertEquals(0, r.exitCode(), r.err());
