@@ -194,6 +194,8 @@ class PrecinctsCommandTest extends SparkTestSession {
      */
     @Test
     void smoothedBoundsThreeCategoriesFromPrecinctsBeyondEveryAssignment(@TempDir Path tmp) throws Exception {
+        // (reading Pi from precincts on Spark is checked on both lines by smoothedTakesPiFromPrecincts)
+        SparkLine.checkedOnSpark35Only("the bounds from a precinct hull");
         Path dir = counties(tmp);
         Run r = run("smoothed", "--n", "100000", "--lost", "200", "--epsilon", "1", "--distributions-from-precincts", dir.toString(), "--candidates",
                 "Joseph R. Biden,Donald J. Trump", "--exclude", EXCLUDE, "--precinct-points", "county", "--refine-seconds", "1", "--json");

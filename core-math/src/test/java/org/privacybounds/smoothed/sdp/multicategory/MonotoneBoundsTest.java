@@ -209,19 +209,19 @@ class MonotoneBoundsTest {
     void theLeastBudgetStillGivesBothSidesAValue() {
         // a budget of one term: the cells' probabilities alone exceed it, and each side still evaluates its first cells (the
         // lower side had reported 0)
-        int n = 20_000;
+        int n = 5_000;
         DistributionSet set = set(new double[][] {{0.45, 0.45, 0.10}, {0.50, 0.42, 0.08}, {0.40, 0.52, 0.08}});
-        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 19_960), n);
+        PairDivergence pair = new PairDivergence(SamplingHistogramMechanism.of(Sampling.WITHOUT_REPLACEMENT, 4_990), n);
         MonotoneBounds.Bounds tiny = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 20_000, 1),
                 x -> { })[0];
         MonotoneBounds.Bounds fuller = MonotoneBounds.of(pair, set, new double[] {1}, MonotoneBounds.local(pair), new MonotoneBounds.Options(1e-6, 600,
                 Double.POSITIVE_INFINITY), x -> { })[0];
         assertTrue(tiny.logLower() > Double.NEGATIVE_INFINITY && tiny.logLower() <= fuller.logLower() + 1e-12, tiny + " vs " + fuller);
         assertTrue(tiny.logLower() >= fuller.logLower() - 0.5, "within a factor 1.6: " + tiny.logLower() + " vs " + fuller.logLower());
-        // the least budget refines less (its evaluations are each bound's least, 300, over more regions left above the lower
-        // bound, so they are not fewer: 11,091 against 4,900)
-        assertTrue(tiny.logUpper() >= fuller.logUpper() - 1e-12 && tiny.upperCells() < fuller.upperCells()
-                && tiny.lowerCells() <= fuller.lowerCells(), tiny + " vs " + fuller);
+        // the least budget refines less (measured 461 evaluations against 972, 838 and 144 cells against 2,148 and 1,178; at
+        // n = 20,000 its evaluations, each bound's least over more regions left above the lower bound, were the more)
+        assertTrue(tiny.logUpper() >= fuller.logUpper() - 1e-12 && tiny.evaluations() < fuller.evaluations()
+                && tiny.upperCells() < fuller.upperCells() && tiny.lowerCells() <= fuller.lowerCells(), tiny + " vs " + fuller);
     }
 
     @Test
