@@ -37,7 +37,7 @@ class SmoothedCommandsTest extends SparkTestSession {
 
     @Test
     void beyondExactReachTheCommandReportsCertifiedBoundsAroundTheExactValue(@TempDir Path tmp) throws Exception {
-        // (the enumeration on Spark is checked on both lines by smoothedJsonMatchesFullEnumerationAndNamesTheVertices)
+        // (the three-category enumeration on Spark is checked on both lines by threeCategoriesOnTheExecutorsMatchFullEnumeration)
         SparkLine.checkedOnSpark35Only("the bounds' arithmetic on the driver against the exact enumeration");
         // n = 120, three categories, three vertices: every assignment takes about 10 core-seconds by the estimate (2 cores); with
         // --max-work 6 the command reports certified bounds (a second of work), and the exact run (default limit) must lie between them
