@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +31,7 @@ class SparkSubmitIT {
     static Result submit(Path work, String... args) throws IOException, InterruptedException {
         String jar = System.getProperty("privacybounds.jar");
         String sparkCp = Files.readString(Path.of(System.getProperty("privacybounds.sparkClasspath"))).trim();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(System.getProperty("privacybounds.addOpens").trim().split("\\s+")));
-        cmd.addAll(Arrays.asList(ShortRuns.JAVA_OPTS.split(" ")));
+        List<String> cmd = ShortRuns.java(System.getProperty("privacybounds.addOpens").trim().split("\\s+"));
         cmd.addAll(List.of("-cp", sparkCp, "org.apache.spark.deploy.SparkSubmit",
                 "--master", "local[2]", "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
                 "--class", "org.privacybounds.cli.Main", jar));

@@ -63,10 +63,7 @@ public final class HdfsServer implements AutoCloseable {
     public static HdfsServer start(Path dir, String classpath) throws IOException {
         Files.createDirectories(dir);
         // (the short runs' JVM options: a test's HDFS serves a few files, and the optimizing compiler only costs it CPU)
-        List<String> cmd = new ArrayList<>(List.of("java"));
-        cmd.addAll(List.of(ShortRuns.JAVA_OPTS.split(" ")));
-        cmd.addAll(List.of("-cp", classpath, "org.privacybounds.testing.hdfs.HdfsServerMain", dir.toString()));
-        Process p = new ProcessBuilder(cmd)
+        Process p = new ProcessBuilder(ShortRuns.java("-cp", classpath, "org.privacybounds.testing.hdfs.HdfsServerMain", dir.toString()))
                 .redirectError(dir.resolve("hdfs.log").toFile()).start();
         return new HdfsServer(p);
     }

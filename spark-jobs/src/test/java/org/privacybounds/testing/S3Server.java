@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +59,7 @@ public final class S3Server implements AutoCloseable {
                 "s3proxy.identity=" + ACCESS_KEY, "s3proxy.credential=" + SECRET_KEY, "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + dir.resolve("data").toAbsolutePath()) + "\n");
         // (the short runs' JVM options, as for the HDFS server)
-        List<String> cmd = new ArrayList<>(List.of("java"));
-        cmd.addAll(List.of(ShortRuns.JAVA_OPTS.split(" ")));
-        cmd.addAll(List.of("-jar", jar.toString(), "--properties", conf.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+        Process p = new ProcessBuilder(ShortRuns.java("-jar", jar.toString(), "--properties", conf.toString())).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("s3proxy.log").toFile()).start();
         S3Server s = new S3Server(p, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

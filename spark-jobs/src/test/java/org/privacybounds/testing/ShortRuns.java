@@ -1,5 +1,9 @@
 package org.privacybounds.testing;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * JVM options for the short command runs the integration tests launch through scripts/privacy-bounds, and for the servers
  * they start (HDFS, s3proxy, the standalone cluster's master and workers: alone, FileSystemsIT took 111 s with those on the
@@ -16,6 +20,15 @@ public final class ShortRuns {
     public static final String JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote";
 
     private ShortRuns() {
+    }
+
+    /** A command line for a JVM started with {@link #JAVA_OPTS}: this JVM's java, the options, then {@code rest}. */
+    public static List<String> java(String... rest) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(JAVA_OPTS.split(" ")));
+        cmd.addAll(List.of(rest));
+        return cmd;
     }
 
     /** {@code more} appended to {@link #JAVA_OPTS}, for PRIVACY_BOUNDS_JAVA_OPTS. */
