@@ -20,9 +20,10 @@ public final class LogConcaveSum {
     /**
      * Between two exact log-pmf values, terms follow from the law's ratio {@link CountLaw#logRatioUp}: each step adds a few
      * ulps (about 1e-15 in log), so a term is off by at most about 3e-14 relative, well inside the 1e-11 floating-point
-     * allowance every reported value carries.
+     * allowance every reported value carries. A caller that steps a row's first probability from the row before (at most
+     * this many ratios in linear space, then one logarithm) doubles that at most.
      */
-    static final int ANCHOR = 32;
+    public static final int ANCHOR = 32;
 
     private LogConcaveSum() {
     }
@@ -108,7 +109,8 @@ public final class LogConcaveSum {
      * and stops where what lies beyond is provably negligible:
      * <ul>
      *   <li>the start: the largest {@code P(k) F(k)} found by a galloping climb from the mode and a ternary search (a
-     *       heuristic: a poor start costs terms, never correctness);</li>
+     *       heuristic: a poor start costs terms, never correctness); in a range of fewer than {@value #SHORT_RANGE} values
+     *       the law's mode, since the search would cost about as many factor values as it saves;</li>
      *   <li>walking where the factor does not grow, everything beyond k is at most {@code F(k)} times the law's mass beyond
      *       k: at most {@code F(k)}, or {@code F(k) P(k) q / (1 - q)} away from the mode (log-concavity); a zero factor ends
      *       the walk exactly;</li>
@@ -129,6 +131,24 @@ public final class LogConcaveSum {
      * ({@link #largestMonotoneTerm}); {@code Long.MIN_VALUE}: find it. Any start in the range gives a certified sum.
      */
     public static Result sumMonotone(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double relTol, long from) {
+        return sumMonotone(law, lo, hi, told(logF), rising, relTol, from);
+    }
+
+    /**
+     * A factor's ln F(k), told ln P(k) where the caller of it has that value at hand ({@code NaN} where not), so that a factor
+     * that needs P(k) itself need not evaluate the law again.
+     */
+    @FunctionalInterface
+    public interface LogFactor {
+        double at(long k, double logP);
+    }
+
+    private static LogFactor told(LongToDoubleFunction logF) {
+        return (k, logP) -> logF.applyAsDouble(k);
+    }
+
+    /** {@link #sumMonotone(CountLaw, long, long, LongToDoubleFunction, boolean, double, long)} with a {@link LogFactor}. */
+    public static Result sumMonotone(CountLaw law, long lo, long hi, LogFactor logF, boolean rising, double relTol, long from) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
@@ -136,14 +156,17 @@ public final class LogConcaveSum {
         }
         final double logTol = Math.log(relTol);
         long[] evaluations = {0};
-        LongToDoubleFunction counted = k -> {
+        LogFactor counted = (k, logP) -> {
             evaluations[0]++;
-            return logF.applyAsDouble(k);
+            return logF.at(k, logP);
         };
-        long start = from == Long.MIN_VALUE ? largestTerm(law, lo, hi, counted, rising) : Math.max(lo, Math.min(hi, from));
+        // a short range is walked from the law's mode: the search for the largest term would cost about as many factors as
+        // the walk it saves
+        long start = from != Long.MIN_VALUE ? Math.max(lo, Math.min(hi, from))
+                : hi - lo < SHORT_RANGE ? Math.max(lo, Math.min(hi, law.mode())) : largestTerm(law, lo, hi, counted, rising);
         LogSumExp acc = new LogSumExp();
         double logP0 = law.logProbability(start);
-        double logF0 = counted.applyAsDouble(start);
+        double logF0 = counted.at(start, logP0);
         acc.add(logP0 + logF0);
         double skipped = Double.NEGATIVE_INFINITY;
         for (int dir = -1; dir <= 1; dir += 2) {
@@ -175,7 +198,7 @@ public final class LogConcaveSum {
                 }
                 long next = k + dir;
                 double logPn = ++steps % ANCHOR == 0 ? law.logProbability(next) : logPk + logQ;
-                double logFn = counted.applyAsDouble(next);
+                double logFn = counted.at(next, logPn);
                 acc.add(logPn + logFn);
                 k = next;
                 logPk = logPn;
@@ -187,12 +210,20 @@ public final class LogConcaveSum {
 
     private static final double LOG_SAFETY = Math.log(TAIL_SAFETY);
 
+    /** Ranges of fewer values than this are walked by {@link #sumMonotone} from the law's mode, without a search. */
+    static final long SHORT_RANGE = 64;
+
     /**
      * The k of the largest term {@code P(k) F(k)} that {@link #sumMonotone} would start from, found with a few dozen factor
      * values; its term is a lower bound on the sum and a cheap estimate of it where the terms peak sharply. Needs a range
      * that meets the law's support.
      */
     public static long largestMonotoneTerm(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising) {
+        return largestMonotoneTerm(law, lo, hi, told(logF), rising);
+    }
+
+    /** {@link #largestMonotoneTerm(CountLaw, long, long, LongToDoubleFunction, boolean)} with a {@link LogFactor}. */
+    public static long largestMonotoneTerm(CountLaw law, long lo, long hi, LogFactor logF, boolean rising) {
         return largestTerm(law, Math.max(lo, law.lower()), Math.min(hi, law.upper()), logF, rising);
     }
 
@@ -204,14 +235,20 @@ public final class LogConcaveSum {
      */
     public static boolean monotoneSumBelow(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising, double logTarget,
             long from) {
+        return monotoneSumBelow(law, lo, hi, told(logF), rising, logTarget, from);
+    }
+
+    /** {@link #monotoneSumBelow(CountLaw, long, long, LongToDoubleFunction, boolean, double, long)} with a {@link LogFactor}. */
+    public static boolean monotoneSumBelow(CountLaw law, long lo, long hi, LogFactor logF, boolean rising, double logTarget, long from) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
             return true;
         }
         long start = from == Long.MIN_VALUE ? largestTerm(law, lo, hi, logF, rising) : Math.max(lo, Math.min(hi, from));
-        double logF0 = logF.applyAsDouble(start);
-        double total = law.logProbability(start) + Math.min(0, logF0) + LOG_SAFETY;
+        double logP0 = law.logProbability(start);
+        double logF0 = logF.at(start, logP0);
+        double total = logP0 + Math.min(0, logF0) + LOG_SAFETY;
         double limit = logTarget - Math.log(3);
         if (total > limit) {
             return false;
@@ -230,8 +267,11 @@ public final class LogConcaveSum {
      * the law's mode (clamped into the range) in the direction in which the factor grows while the terms grow, then
      * narrows the last bracket by ternary search; zero terms count as lying on the side where the factor is smaller.
      */
-    private static long largestTerm(CountLaw law, long lo, long hi, LongToDoubleFunction logF, boolean rising) {
-        LongToDoubleFunction term = k -> law.logProbability(k) + logF.applyAsDouble(k);
+    private static long largestTerm(CountLaw law, long lo, long hi, LogFactor logF, boolean rising) {
+        LongToDoubleFunction term = k -> {
+            double logP = law.logProbability(k);
+            return logP + logF.at(k, logP);
+        };
         long from = Math.max(lo, Math.min(hi, law.mode()));
         long end = rising ? hi : lo;
         double best = term.applyAsDouble(from);
@@ -286,7 +326,7 @@ public final class LogConcaveSum {
      * the range's end, or where everything beyond the checkpoint (that mass times the factor's bound there, the mass at
      * most 1) is below half the limit. Returns ln of the bound, {@code +Infinity} where it exceeds the limit.
      */
-    private static double ladder(CountLaw law, long k, int dir, long end, LongToDoubleFunction logF, boolean falling,
+    private static double ladder(CountLaw law, long k, int dir, long end, LogFactor logF, boolean falling,
             double logFk, double limit, int steps) {
         double total = Double.NEGATIVE_INFINITY;
         long c = k;
@@ -305,7 +345,7 @@ public final class LogConcaveSum {
             long segHi = Math.max(near, next);
             double mass = Math.min(tail, Math.log(segHi - segLo + 1.0) + law.logProbability(Math.max(segLo, Math.min(segHi, law.mode())))
                     + LOG_SAFETY);
-            double logFnext = Math.min(0, logF.applyAsDouble(next));
+            double logFnext = Math.min(0, logF.at(next, Double.NaN));
             total = LogMath.logAdd(total, mass + (falling ? logFc : logFnext));
             if (total > limit) {
                 return Double.POSITIVE_INFINITY;
@@ -330,8 +370,35 @@ public final class LogConcaveSum {
         if (lo > hi) {
             return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, Double.NEGATIVE_INFINITY);
         }
-        long start = Math.max(lo, Math.min(hi, law.mode()));
-        final double logP0 = law.logProbability(start);
+        long start = linearStart(law, lo, hi);
+        return sumLinear(law, lo, hi, f, relTol, start, law.logProbability(start));
+    }
+
+    /**
+     * The k {@link #sumLinear} starts from: the law's mode clamped into {@code [lo, hi]} (after clamping the range into the
+     * law's support), or {@code Long.MIN_VALUE} where the range misses the support.
+     */
+    public static long linearStart(CountLaw law, long lo, long hi) {
+        lo = Math.max(lo, law.lower());
+        hi = Math.min(hi, law.upper());
+        return lo > hi ? Long.MIN_VALUE : Math.max(lo, Math.min(hi, law.mode()));
+    }
+
+    /**
+     * {@link #sumLinear(CountLaw, long, long, LongToDoubleFunction, double)} with its first term's log-probability known:
+     * {@code logP0} is ln P(start) for {@code start = }{@link #linearStart}, as accurate as {@link CountLaw#logProbability}
+     * up to at most {@link #ANCHOR} ratio steps in linear space (a caller that steps a neighbouring law's anchor instead of
+     * evaluating one). The sum is then the same to within those steps' few ulps each.
+     */
+    public static Result sumLinear(CountLaw law, long lo, long hi, LongToDoubleFunction f, double relTol, long start, double logP0) {
+        lo = Math.max(lo, law.lower());
+        hi = Math.min(hi, law.upper());
+        if (lo > hi) {
+            return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, Double.NEGATIVE_INFINITY);
+        }
+        if (start != Math.max(lo, Math.min(hi, law.mode()))) {
+            throw new IllegalArgumentException("start " + start + " is not the law's mode clamped into [" + lo + ", " + hi + "]");
+        }
         double logRef = logP0; // the terms are p * f, with p = P(k) / exp(logRef)
         double sum = f.applyAsDouble(start);
         double mass = 1;

@@ -314,7 +314,8 @@ final class MovePair {
         }
         Rows rows = new Rows(eps, SamplingHistogramMechanism.RELATIVE_TOLERANCE);
         long row = LogConcaveSum.largestMonotoneTerm(outer, region.from(), region.to(), rows::log, true);
-        return new Peak(row, outer.logProbability(row) + rows.log(row), rows.terms);
+        double logP = outer.logProbability(row);
+        return new Peak(row, logP + rows.log(row, logP), rows.terms);
     }
 
     /** Regions of at least this many rows are worth a {@link #peak} before their sum. */
@@ -335,7 +336,14 @@ final class MovePair {
         return new long[] {below ? 1 : 0, rows.terms};
     }
 
-    /** The rows of {@link #rowSums}: each row's ln F(k_a), with the truncation, terms and rounding of the rows evaluated. */
+    /**
+     * The rows of {@link #rowSums}: each row's ln F(k_a), with the truncation, terms and rounding of the rows evaluated.
+     *
+     * <p>A row's first term needs its inner law's probability at the start (the mode clamped into the row), and its rounding
+     * bound the outer probability P(k_a): where the caller walks the rows one k_a at a time, both come from the row before by
+     * the laws' closed-form ratios in linear space (the inner law's draws change by one, then its start moves) instead of a
+     * saddle-point evaluation each, with an exact value again every {@link LogConcaveSum#ANCHOR} ratios, as within a row.
+     */
     private final class Rows {
         final double eps;
         final double expEps;
@@ -344,6 +352,12 @@ final class MovePair {
         long terms;
         /** ln of the sum over the rows evaluated of P(k_a) times the row's law mass times its factor's rounding bound. */
         final LogSumExp rounding = new LogSumExp();
+        /** The inner law's anchor of the last row: ln P at (its k_a, start), an evaluated value times ratios; ratios since. */
+        long anchorKa = Long.MIN_VALUE;
+        long anchorStart;
+        double anchorLog;
+        double anchorScale;
+        int anchorSteps;
 
         Rows(double eps, double relTol) {
             this.eps = eps;
@@ -351,7 +365,8 @@ final class MovePair {
             this.relTol = relTol;
         }
 
-        double log(long ka) {
+        /** ln F(k_a); {@code logPa}: ln P(k_a) where the caller has it, else NaN (then evaluated for the rounding bound). */
+        double log(long ka, double logPa) {
             long bLo = kbMin(ka);
             long bHi = kbMax(ka);
             if (bLo > bHi) {
@@ -361,14 +376,68 @@ final class MovePair {
             if (edge < bLo) {
                 return Double.NEGATIVE_INFINITY;
             }
-            LogConcaveSum.Result in = LogConcaveSum.sumLinear(inner(ka), bLo, edge, rowFactor(ka, eps, expEps), relTol);
+            CountLaw law = inner(ka);
+            long start = LogConcaveSum.linearStart(law, bLo, edge);
+            if (start == Long.MIN_VALUE) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            LogConcaveSum.Result in = LogConcaveSum.sumLinear(law, bLo, edge, rowFactor(ka, eps, expEps), relTol, start, anchor(ka, law, start));
             truncation = Math.max(truncation, in.relativeTruncation());
             terms += in.terms();
             if (in.logMass() > Double.NEGATIVE_INFINITY) {
-                rounding.add(outer.logProbability(ka) + in.logMass() + Math.log(rowFactorError(ka, edge, eps)));
+                double logP = Double.isNaN(logPa) ? outer.logProbability(ka) : logPa;
+                // P(k_a) as told may come from ratios (a few ulps each): 1e-9 more covers them
+                rounding.add(logP + 1e-9 + in.logMass() + Math.log(rowFactorError(ka, edge, eps)));
             }
             return in.logSum();
         }
+
+        /**
+         * ln P(start) of the row's inner law: from the last row's anchor where k_a moved by one and fewer than
+         * {@link LogConcaveSum#ANCHOR} ratios were taken since an evaluated value (the product of the ratios kept in linear
+         * space, so each adds a few ulps relative, not ulps of the log); else evaluated.
+         */
+        private double anchor(long ka, CountLaw law, long start) {
+            long d = sampleSize - ka;
+            if (Math.abs(ka - anchorKa) == 1 && anchorSteps + 1 + Math.abs(start - anchorStart) < LogConcaveSum.ANCHOR
+                    && anchorStart >= law.lower() && anchorStart <= law.upper()) {
+                double scale = anchorScale * drawsRatio(anchorStart, ka > anchorKa ? d + 1 : d - 1, d);
+                for (long k = anchorStart; k < start; k++) {
+                    scale *= law.ratioUp(k);
+                }
+                for (long k = anchorStart; k > start; k--) {
+                    scale /= law.ratioUp(k - 1);
+                }
+                if (scale > 1e-250 && scale < 1e250) {
+                    anchorSteps += 1 + (int) Math.abs(start - anchorStart);
+                    anchorKa = ka;
+                    anchorStart = start;
+                    anchorScale = scale;
+                    return anchorLog + Math.log(scale);
+                }
+            }
+            anchorKa = ka;
+            anchorStart = start;
+            anchorLog = law.logProbability(start);
+            anchorScale = 1;
+            anchorSteps = 0;
+            return anchorLog;
+        }
+    }
+
+    /**
+     * {@code P(K_b = k | draws to) / P(K_b = k | draws from)} of the inner law ({@link #inner}) for draws that differ by one,
+     * k in both supports. Without replacement (hypergeometric, population N = n - g_a with K = g_b marked):
+     * {@code P_{d-1}(k) / P_d(k) = (d - k)(N - d + 1) / (d (N - K - d + k + 1))}; with replacement (binomial, 1 - p = rest / N):
+     * {@code P_{d-1}(k) / P_d(k) = (d - k) N / (d rest)}. Each factor is an integer below 2^53 (or rounded once).
+     */
+    private double drawsRatio(long k, long from, long to) {
+        long d = Math.max(from, to); // the ratio P_{d-1} / P_d, inverted for d - 1 -> d
+        double pop = (double) n - ga;
+        double down = sampling == Sampling.WITHOUT_REPLACEMENT
+                ? ((double) (d - k) * (pop - d + 1)) / ((double) d * ((double) rest - d + k + 1))
+                : ((double) (d - k) * pop) / ((double) d * rest);
+        return to < from ? down : 1 / down;
     }
 
     /**
