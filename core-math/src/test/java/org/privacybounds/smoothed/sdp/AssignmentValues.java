@@ -129,8 +129,8 @@ public final class AssignmentValues {
     }
 
     /**
-     * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over 9 standard deviations a
-     * count, then the other blocks' records one by one over a window of 9 standard deviations a count around the partial sum's
+     * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over 7 standard deviations a
+     * count, then the other blocks' records one by one over a window of 7 standard deviations a count around the partial sum's
      * mean. What leaves a window is dropped, so each value is at most the exact probability. {@code cur} and {@code next} are
      * (n + 1)-square work grids, all zero on entry and again on return; the result holds the last window only.
      */
@@ -192,10 +192,13 @@ public final class AssignmentValues {
         return new Window(win[0], win[2], p);
     }
 
-    /** {i0, i1, j0, j1}: 9 standard deviations a count around the mean, within [0, used]. */
+    /**
+     * {i0, i1, j0, j1}: 7 standard deviations a count around the mean, within [0, used]. The mass a window drops (about 1e-11
+     * for the normal part, more in the long upper tail of a small share) is what {@link #exactValues}' upper end adds back.
+     */
     private static int[] window(double m1, double v1, double m2, double v2, int used) {
-        return new int[] {(int) Math.max(0, Math.floor(m1 - 9 * Math.sqrt(v1)) - 1), (int) Math.min(used, Math.ceil(m1 + 9 * Math.sqrt(v1)) + 1),
-            (int) Math.max(0, Math.floor(m2 - 9 * Math.sqrt(v2)) - 1), (int) Math.min(used, Math.ceil(m2 + 9 * Math.sqrt(v2)) + 1)};
+        return new int[] {(int) Math.max(0, Math.floor(m1 - 7 * Math.sqrt(v1)) - 1), (int) Math.min(used, Math.ceil(m1 + 7 * Math.sqrt(v1)) + 1),
+            (int) Math.max(0, Math.floor(m2 - 7 * Math.sqrt(v2)) - 1), (int) Math.min(used, Math.ceil(m2 + 7 * Math.sqrt(v2)) + 1)};
     }
 
     /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
