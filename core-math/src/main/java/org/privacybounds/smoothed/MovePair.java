@@ -440,17 +440,47 @@ final class MovePair {
         return to < from ? down : 1 / down;
     }
 
+    /** With replacement, the most steps of a row's factor between two exponentials ({@link #rowFactor}). */
+    static final int FACTOR_STEPS = 16;
+
     /**
      * The factor {@code (1 - e^eps rho(k_a, k_b))_+} of one row in linear space. Without replacement
      * {@code e^eps rho = e^eps ((g_a - k_a) / g_a) (g_b + 1) / (g_b + 1 - k_b)}: the row's part is one number, and each term
-     * one division; with replacement {@code -expm1(eps + log rho)}.
+     * one division; with replacement {@code 1 - x} with {@code x = e^(eps + log rho)}, which the next k_b multiplies by
+     * {@code (g_b + 1) / g_b} (the previous divides by it): one exponential every {@value #FACTOR_STEPS} steps of a row's
+     * walk instead of one a term.
      */
     private LongToDoubleFunction rowFactor(long ka, double eps, double expEps) {
         if (sampling == Sampling.WITHOUT_REPLACEMENT) {
             double rowPart = expEps * ((double) (ga - ka) / ga) * ((double) gb + 1);
             return kb -> Math.max(0, 1 - rowPart / ((double) gb + 1 - kb));
         }
-        return kb -> Math.max(0, -Math.expm1(eps + logRho(ka, kb)));
+        if (gb == 0) {
+            return kb -> Math.max(0, -Math.expm1(eps + logRho(ka, kb)));
+        }
+        double up = ((double) gb + 1) / gb;
+        double down = gb / ((double) gb + 1);
+        return new LongToDoubleFunction() {
+            long last = Long.MIN_VALUE;
+            double x;
+            int steps;
+
+            @Override
+            public double applyAsDouble(long kb) {
+                if (kb == last + 1 && steps < FACTOR_STEPS) {
+                    x *= up;
+                    steps++;
+                } else if (kb == last - 1 && steps < FACTOR_STEPS) {
+                    x *= down;
+                    steps++;
+                } else {
+                    x = Math.exp(eps + logRho(ka, kb));
+                    steps = 0;
+                }
+                last = kb;
+                return Math.max(0, 1 - x);
+            }
+        };
     }
 
     /**
@@ -458,8 +488,9 @@ final class MovePair {
      * {@code e^eps rho < 1} is e^eps (within one ulp, Math.exp) times four more operations each rounded once (the counts
      * themselves exact below 2^53): within 6 x 2^-53 relative, so the factor is within that plus 2^-53 for the
      * subtraction, 7.8e-16; 1e-15 covers it. With replacement eps +
-     * log rho is off by a few ulps of the largest of its parts (eps, k_a |ln(1 - 1/g_a)|, k_b ln(1 + 1/g_b)), and expm1 by
-     * one more: 8 ulps of their sum, plus 1e-15.
+     * log rho is off by a few ulps of the largest of its parts (eps, k_a |ln(1 - 1/g_a)|, k_b ln(1 + 1/g_b)), and exp by
+     * one more: 8 ulps of their sum, plus 1e-15; the steps between two exponentials (at most {@value #FACTOR_STEPS}, each
+     * a rounded ratio times a rounded product) add 2 x 2^-53 each relative to x <= 1 in the region.
      */
     private double rowFactorError(long ka, long edge, double eps) {
         if (sampling == Sampling.WITHOUT_REPLACEMENT) {
@@ -467,7 +498,8 @@ final class MovePair {
         }
         double size = eps + (ka == 0 ? 0 : Math.abs(ka * logStepA)) + (edge == 0 ? 0 : Math.abs(edge * logStepB));
         // an infinite step (g_a = 1 or g_b = 0) makes rho 0 or infinite: the factor is then exactly 1 or 0
-        return Double.isFinite(size) ? 1e-15 + 8 * Math.ulp(size) : 1e-15;
+        double steps = 2 * FACTOR_STEPS * 0x1p-53;
+        return Double.isFinite(size) ? 1e-15 + 8 * Math.ulp(size) + steps : 1e-15 + steps;
     }
 
     /**
