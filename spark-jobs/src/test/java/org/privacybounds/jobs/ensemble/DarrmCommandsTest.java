@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.privacybounds.ensemble.ConstraintSet;
 import org.privacybounds.ensemble.DarrmOptimizer;
 import org.privacybounds.testing.PlotAssertions;
+import org.privacybounds.testing.SparkLine;
 import org.privacybounds.testing.SparkTestSession;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -67,6 +68,7 @@ class DarrmCommandsTest extends SparkTestSession {
     /** Default options that once ended in a stack trace: the certified path scales gamma until the 60-digit check passes. */
     @Test
     void highPrecisionCheckAlwaysFinishes() {
+        SparkLine.checkedOnSpark35Only("the driver's 60-digit certification");
         for (String[] a : new String[][] {{"--k", "9", "--m", "1.5", "--epsilon", "0.25", "--delta-mech", "1e-3"}, {"--k", "11", "--m", "3", "--epsilon", "40"}}) {
             String[] args = new String[a.length + 2];
             args[0] = "darrm-optimize";
