@@ -365,40 +365,23 @@ public final class LogConcaveSum {
      * complement is accurate to 1e-10, inside the safety factor); the rescaling keeps the terms from underflowing.
      */
     public static Result sumLinear(CountLaw law, long lo, long hi, LongToDoubleFunction f, double relTol) {
+        return sumLinear(law, lo, hi, f, relTol, law::logProbability);
+    }
+
+    /**
+     * {@link #sumLinear(CountLaw, long, long, LongToDoubleFunction, double)} with its first term's log-probability from
+     * {@code firstLogP} (given the start, the law's mode clamped into the range) instead of the law: a caller that steps a
+     * neighbouring law's value there by at most {@link #ANCHOR} ratios in linear space, instead of evaluating one. The sum is
+     * then the same to within those steps' few ulps each.
+     */
+    public static Result sumLinear(CountLaw law, long lo, long hi, LongToDoubleFunction f, double relTol, LongToDoubleFunction firstLogP) {
         lo = Math.max(lo, law.lower());
         hi = Math.min(hi, law.upper());
         if (lo > hi) {
             return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, Double.NEGATIVE_INFINITY);
         }
-        long start = linearStart(law, lo, hi);
-        return sumLinear(law, lo, hi, f, relTol, start, law.logProbability(start));
-    }
-
-    /**
-     * The k {@link #sumLinear} starts from: the law's mode clamped into {@code [lo, hi]} (after clamping the range into the
-     * law's support), or {@code Long.MIN_VALUE} where the range misses the support.
-     */
-    public static long linearStart(CountLaw law, long lo, long hi) {
-        lo = Math.max(lo, law.lower());
-        hi = Math.min(hi, law.upper());
-        return lo > hi ? Long.MIN_VALUE : Math.max(lo, Math.min(hi, law.mode()));
-    }
-
-    /**
-     * {@link #sumLinear(CountLaw, long, long, LongToDoubleFunction, double)} with its first term's log-probability known:
-     * {@code logP0} is ln P(start) for {@code start = }{@link #linearStart}, as accurate as {@link CountLaw#logProbability}
-     * up to at most {@link #ANCHOR} ratio steps in linear space (a caller that steps a neighbouring law's anchor instead of
-     * evaluating one). The sum is then the same to within those steps' few ulps each.
-     */
-    public static Result sumLinear(CountLaw law, long lo, long hi, LongToDoubleFunction f, double relTol, long start, double logP0) {
-        lo = Math.max(lo, law.lower());
-        hi = Math.min(hi, law.upper());
-        if (lo > hi) {
-            return new Result(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, Double.NEGATIVE_INFINITY);
-        }
-        if (start != Math.max(lo, Math.min(hi, law.mode()))) {
-            throw new IllegalArgumentException("start " + start + " is not the law's mode clamped into [" + lo + ", " + hi + "]");
-        }
+        long start = Math.max(lo, Math.min(hi, law.mode()));
+        final double logP0 = firstLogP.applyAsDouble(start);
         double logRef = logP0; // the terms are p * f, with p = P(k) / exp(logRef)
         double sum = f.applyAsDouble(start);
         double mass = 1;

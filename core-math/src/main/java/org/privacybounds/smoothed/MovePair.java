@@ -377,11 +377,7 @@ final class MovePair {
                 return Double.NEGATIVE_INFINITY;
             }
             CountLaw law = inner(ka);
-            long start = LogConcaveSum.linearStart(law, bLo, edge);
-            if (start == Long.MIN_VALUE) {
-                return Double.NEGATIVE_INFINITY;
-            }
-            LogConcaveSum.Result in = LogConcaveSum.sumLinear(law, bLo, edge, rowFactor(ka, eps, expEps), relTol, start, anchor(ka, law, start));
+            LogConcaveSum.Result in = LogConcaveSum.sumLinear(law, bLo, edge, rowFactor(ka, eps, expEps), relTol, start -> anchor(ka, law, start));
             truncation = Math.max(truncation, in.relativeTruncation());
             terms += in.terms();
             if (in.logMass() > Double.NEGATIVE_INFINITY) {
