@@ -129,10 +129,11 @@ public final class AssignmentValues {
     }
 
     /**
-     * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over 7 standard deviations a
-     * count, then the other blocks' records one by one over a window of 7 standard deviations a count around the partial sum's
-     * mean. What leaves a window is dropped, so each value is at most the exact probability. {@code cur} and {@code next} are
-     * (n + 1)-square work grids, all zero on entry and again on return; the result holds the last window only.
+     * The law of (H_1, H_2) of the assignment: the multinomial of its largest block in closed form over {@value #WINDOW_SD}
+     * standard deviations a count, then the other blocks' records one by one over a window of as many standard deviations a
+     * count around the partial sum's mean. What leaves a window is dropped, so each value is at most the exact probability.
+     * {@code cur} and {@code next} are (n + 1)-square work grids, all zero on entry and again on return; the result holds the
+     * last window only.
      */
     private static Window windowedLaw(int[] assignment, double[][] v, int n, double[][] cur, double[][] next) {
         int big = 0;
@@ -192,13 +193,19 @@ public final class AssignmentValues {
         return new Window(win[0], win[2], p);
     }
 
+    /** Half-width of the laws' windows, in standard deviations of each count. */
+    private static final double WINDOW_SD = 7;
+
     /**
-     * {i0, i1, j0, j1}: 7 standard deviations a count around the mean, within [0, used]. The mass a window drops (about 1e-11
-     * for the normal part, more in the long upper tail of a small share) is what {@link #exactValues}' upper end adds back.
+     * {i0, i1, j0, j1}: {@value #WINDOW_SD} standard deviations a count around the mean, within [0, used]. The mass a window
+     * drops (about 1e-11 for the normal part, more in the long upper tail of a small share) is what {@link #exactValues}'
+     * upper end adds back.
      */
     private static int[] window(double m1, double v1, double m2, double v2, int used) {
-        return new int[] {(int) Math.max(0, Math.floor(m1 - 7 * Math.sqrt(v1)) - 1), (int) Math.min(used, Math.ceil(m1 + 7 * Math.sqrt(v1)) + 1),
-            (int) Math.max(0, Math.floor(m2 - 7 * Math.sqrt(v2)) - 1), (int) Math.min(used, Math.ceil(m2 + 7 * Math.sqrt(v2)) + 1)};
+        double w1 = WINDOW_SD * Math.sqrt(v1);
+        double w2 = WINDOW_SD * Math.sqrt(v2);
+        return new int[] {(int) Math.max(0, Math.floor(m1 - w1) - 1), (int) Math.min(used, Math.ceil(m1 + w1) + 1),
+            (int) Math.max(0, Math.floor(m2 - w2) - 1), (int) Math.min(used, Math.ceil(m2 + w2) + 1)};
     }
 
     /** The law of (h1, h2) over the window for an assignment, record by record; mass leaving the window is dropped. */
