@@ -72,11 +72,12 @@ final class RowDomination {
     }
 
     /** Whether row j's source gap is at least its destination gap at every (u, v) of the box. */
-    static boolean holds(long n, long lost, long u0, long u1, long v0, long v1, double e, long j) {
+    private static boolean holds(long n, long lost, long u0, long u1, long v0, long v1, double e, long j) {
         if (j > u0) {
             return false;
         }
-        // G falls with u on the box where u^2 (v + 1 - j) >= 2 u (v + 1)(j - 1) + (v + 1)(j - 1) at its least u and v
+        // G falls with u on the box where u^2 (v + 1 - j) >= 2 u (v + 1)(j - 1) + (v + 1)(j - 1) at its least u, taken with the
+        // box's least v on the left and largest on the right
         double c1 = v0 + 1.0 - j;
         double c0 = (v1 + 1.0) * (j - 1);
         if (!(c1 > 0 && (double) u0 * u0 * c1 >= 2.0 * u0 * c0 + c0)) {
@@ -91,18 +92,14 @@ final class RowDomination {
         }
         // f's ratio at the lowest destination count used, at the box's largest counts (its least there)
         long t = betaMin - terms + 1;
-        double draws = lost - j;
-        double others = n - u1 - v1 - 1.0;
-        double num = t * (others - draws + t);
-        double den = (v1 - t + 1.0) * (draws - t + 1.0);
+        long draws = lost - j;
         if (t > draws || t > v1) {
             // beta >= t lies past the destination counts the row can lose: f(beta) = 0, D_j = 0
             return true;
         }
-        if (!(den > 0)) {
-            return false;
-        }
-        double m = Math.min(1, Math.max(0, num / den));
+        double others = n - u1 - v1 - 1.0;
+        // t <= draws and t <= v1: the denominator is at least 1
+        double m = Math.min(1, Math.max(0, t * (others - draws + t) / ((v1 - t + 1.0) * (draws - t + 1.0))));
         double target = e * (v0 + 1.0) / v0;
         double sum = 0;
         double power = 1;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.privacybounds.numeric.LogMath;
 import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
@@ -18,9 +19,8 @@ class RowDominationTest {
 
     /** Whether A(u + 1, v - 1) - A(u, v) <= tau holds with both values' errors against it (tau in ln). */
     private static boolean within(double[] shifted, double[] own, double logTau) {
-        double hi = Math.exp(shifted[0]) * (1 + shifted[1]);
-        double lo = Math.exp(own[0]) * (1 - Math.min(0.5, own[1]));
-        return hi - lo <= Math.exp(logTau) || shifted[0] + Math.log1p(shifted[1]) <= own[0] + Math.log1p(-Math.min(0.5, own[1]));
+        // in ln, so that values below 1e-308 are compared too
+        return shifted[0] + Math.log1p(shifted[1]) <= LogMath.logAdd(own[0] + Math.log1p(-Math.min(0.5, own[1])), logTau);
     }
 
     /**
