@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.DoubleSupplier;
 import java.util.stream.IntStream;
 
 import org.privacybounds.numeric.ChernoffTail;
 import org.privacybounds.numeric.LogMath;
 import org.privacybounds.numeric.LogSumExp;
+import org.privacybounds.smoothed.Sampling;
 import org.privacybounds.smoothed.SamplingHistogramMechanism;
 
 /**
@@ -38,6 +40,13 @@ import org.privacybounds.smoothed.SamplingHistogramMechanism;
  * at its upper corner (each moved by its error bound), the smaller is below the larger everywhere in it (both fall as the
  * counts grow), so the pair is the larger's; elsewhere the pair is at most its value at the box's lower corner, times the
  * box's chance from above. So {@code E[pair] <= E[larger, moved] + sum over the other boxes}, where that is smaller.
+ *
+ * <p><b>No record moved.</b> On the boxes where the smaller direction is shown, the pair is the larger of A(h) and its own
+ * neighbour one record along the pair, {@code A(h + e_a - e_b)}; where that neighbour is shown at most A(h) plus a small excess
+ * (row by row, {@link RowDomination}; else from a lattice of evaluations, {@link ShiftBoxes}), {@code E[pair] <= E[A(H)]}
+ * (summed as it is, no record moved) plus each box's chance from above times its excess, plus the boxes not shown. The rows
+ * run first (arithmetic only); the thinning, the lattice and the tilted levels only where they leave more than
+ * {@link #LEFT_OUT_SHARE} of the floor.
  */
 public final class PairDirections {
     /** Box edges, in standard deviations from each count's mean. */
@@ -126,33 +135,55 @@ public final class PairDirections {
             // n = 1e5 with shares (0.2, 0.2) they cost 24 s before the cells took over)
             return Double.POSITIVE_INFINITY;
         }
-        // fewer records moved cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s the growth of ln
-        // E per record moved, estimated from the normal estimate of the sums (a choice only: any D gives a bound; the moments'
-        // bound, used before, had put s at the national n and eps 0.5 some 70 times too high, D = 8.5 where 12.7 is best)
-        double slope = major == 0 ? slope(n, sampleSize, pa, pb, eps, logDp, logFloor, maxRows) : slope(n, sampleSize, pb, pa, eps, logDp, logFloor, maxRows);
-        double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
-        dir[major] = Math.min(dir[major], direction.log(major, true, moved));
         // a count of 0: P(H_a = 0) + P(H_b = 0) times the DP delta
         double zero = logDp + LogMath.logAdd(n * Math.log1p(-pa), n * Math.log1p(-pb));
-        boolean worth = refine && dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
-        // where the records moved cost more than 1e-6, first the boxes try to show the larger direction its own largest
-        // neighbour along the pair (ShiftBoxes): there it needs no record moved at all, the direction summed as it is
-        Left left = boxes(mechanism, n, pa, pb, major, eps, logDp, worth ? SHIFT_SHARE * maxRows * 40 : 0, logFloor);
+        Grid grid = grid(mechanism, n, pa, pb, major, eps, logDp, refine ? logFloor : Double.NEGATIVE_INFINITY);
+        DoubleSupplier plain = new DoubleSupplier() {
+            private double value = Double.NaN;
+
+            @Override
+            public double getAsDouble() {
+                if (Double.isNaN(value)) {
+                    value = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, directRows, logFloor, true)
+                            : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, directRows, logFloor, true);
+                }
+                return value;
+            }
+        };
+        // first the rows (RowDomination): where they show the larger direction its own largest neighbour along the pair over the
+        // boxes, leaving with the boxes not shown at most LEFT_OUT_SHARE of the floor, no record is moved at all: the direction
+        // summed as it is (at the national n and eps 0.5 the records moved cost 4.2e-5 of the value, the rows leave e^-1,541 of it)
         double unmoved = Double.POSITIVE_INFINITY;
-        if (left.shifted() < Double.POSITIVE_INFINITY) {
-            double plain = major == 0 ? DirectionSum.logUpper(n, sampleSize, pa, pb, eps, directRows, logFloor, true)
-                    : DirectionSum.logUpper(n, sampleSize, pb, pa, eps, directRows, logFloor, true);
-            unmoved = LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain, zero), left.notShown()), left.shifted());
+        if (refine) {
+            double left = LogMath.logAdd(LogMath.logAdd(zero, grid.notShown()), grid.rows(mechanism, n, pa, pb, major, eps));
+            if (left <= logFloor + Math.log(LEFT_OUT_SHARE)) {
+                unmoved = LogMath.logAdd(plain.getAsDouble(), left);
+            }
         }
-        if (worth && !(unmoved - logFloor <= TILT_WORTH)) {
-            // else the tilted levels: about one record moved instead of D = ln(1 / s)
-            dir[major] = Math.min(dir[major], major == 0 ? tilted(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor)
-                    : tilted(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor));
+        if (!(unmoved - logFloor <= TILT_WORTH)) {
+            // else records moved by thinning: fewer cost less shift and more of (1 - theta)^h0: D s + e^-D is least at D = ln(1 / s), s
+            // the growth of ln E per record moved, estimated from the normal estimate of the sums (a choice only: any D gives a
+            // bound; the moments' bound, used before, had put s at the national n and eps 0.5 some 70 times too high, D = 8.5 where
+            // 12.7 is best)
+            double slope = major == 0 ? slope(n, sampleSize, pa, pb, eps, logDp, logFloor, maxRows) : slope(n, sampleSize, pb, pa, eps, logDp, logFloor, maxRows);
+            double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
+            dir[major] = Math.min(dir[major], direction.log(major, true, moved));
+            boolean worth = refine && dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
+            // where the records moved cost more than 1e-6, the lattice of ShiftBoxes tries to show the same from evaluations
+            double shifted = worth ? grid.shifted(mechanism, n, pa, pb, major, eps, logDp, SHIFT_SHARE * maxRows * 40, logFloor) : Double.POSITIVE_INFINITY;
+            if (shifted < Double.POSITIVE_INFINITY) {
+                unmoved = Math.min(unmoved, LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain.getAsDouble(), zero), grid.notShown()), shifted));
+            }
+            if (worth && !(unmoved - logFloor <= TILT_WORTH)) {
+                // else the tilted levels: about one record moved instead of D = ln(1 / s)
+                dir[major] = Math.min(dir[major], major == 0 ? tilted(n, sampleSize, pa, pb, eps, logDp, maxRows, logFloor)
+                        : tilted(n, sampleSize, pb, pa, eps, logDp, maxRows, logFloor));
+            }
         }
         if (!(Math.min(dir[major], unmoved) <= logWanted)) {
             return Double.POSITIVE_INFINITY;
         }
-        double dominated = Math.min(unmoved, LogMath.logAdd(LogMath.logAdd(dir[major], zero), left.notShown()));
+        double dominated = Math.min(unmoved, LogMath.logAdd(LogMath.logAdd(dir[major], zero), grid.notShown()));
         if (dominated - dir[major] > 1e-7) {
             // the boxes leave too much: the smaller direction too, summed exactly where it is more than 1e-6 of the two
             int minor = 1 - major;
@@ -272,32 +303,64 @@ public final class PairDirections {
     }
 
     /**
-     * What the boxes leave, in ln: {@code notShown} over the boxes where the smaller direction is not shown below the larger;
-     * {@code shifted} over the others, where the larger direction's own neighbour one record along the pair (a record more in
-     * its source, one fewer in its destination) is not shown below it ({@link ShiftBoxes}: in the boxes within
-     * {@value #SHIFT_REGION} standard deviations of both means; the boxes beyond count in full), +infinity where that is not
-     * done. Each a sum of boxes' chances from above times the pair at their lower corners; -infinity where nothing is left.
+     * The boxes of the (h_a, h_b) plane: {@code shown} where the smaller direction is shown below the larger ({@code major}: 0
+     * for a to b, 1 for b to a) over the box; {@code pairs} ln of the pair at each box's lower corner (raised by its error bound,
+     * at most the DP delta); {@code notShown} ln of the sum over the boxes not shown of their chance from above times that
+     * (-infinity where every box is shown).
      */
-    record Left(double notShown, double shifted) {
+    record Grid(List<long[]> boxes, boolean[] shown, double[] pairs, double notShown) {
+        /**
+         * ln of the sum over the shown boxes of their chance from above times the smaller of the pair at their lower corner and
+         * {@link RowDomination}'s excess over them: the larger direction's own neighbour one record along the pair (a record more
+         * in its source, one fewer in its destination) exceeds it there by at most that; +infinity with replacement, where the
+         * rows' argument is not made.
+         */
+        double rows(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps) {
+            if (mechanism.sampling() != Sampling.WITHOUT_REPLACEMENT) {
+                return Double.POSITIVE_INFINITY;
+            }
+            long lost = n - mechanism.sampleSize();
+            double[] each = IntStream.range(0, boxes.size()).parallel().mapToDouble(i -> {
+                long[] b = boxes.get(i);
+                double chance = shown[i] ? ShiftBoxes.logBox(n, pa, pb, b[0], b[1], b[2], b[3]) : Double.NEGATIVE_INFINITY;
+                if (chance == Double.NEGATIVE_INFINITY) {
+                    return chance;
+                }
+                double tau = major == 0 ? RowDomination.logExcess(n, lost, b[0], b[1], b[2], b[3], eps)
+                        : RowDomination.logExcess(n, lost, b[2], b[3], b[0], b[1], eps);
+                return chance + Math.min(tau, pairs[i]);
+            }).toArray();
+            LogSumExp s = new LogSumExp();
+            for (double x : each) {
+                s.add(x);
+            }
+            return s.log() + 1e-12;
+        }
+
+        /**
+         * The same sum from {@link ShiftBoxes}' lattice of evaluations within {@value #SHIFT_REGION} standard deviations of both
+         * means (the boxes beyond count in full), or the rows' where that is less; +infinity where neither is done (the lattice
+         * only where it fits in {@code shiftTerms}, each evaluation counted at the terms of the direction at the means,
+         * {@link #LATTICE_TERM_COST} each). {@code logFloor}: ln of a lower bound of the expectation bounded, which sizes the
+         * boxes left out of the lattice ({@link #LEFT_OUT_SHARE}).
+         */
+        double shifted(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp, double shiftTerms,
+                double logFloor) {
+            return Math.min(rows(mechanism, n, pa, pb, major, eps),
+                    lattice(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, this, logFloor));
+        }
     }
 
     /**
-     * The sum over the boxes where the smaller direction is not shown below the larger ({@code major}: 0 for a to b, 1 for b to
-     * a) of the box's chance from above times the pair at its lower corner, in ln; -infinity where every box is shown.
+     * The {@link Grid} of boxes with edges {@link #EDGES} standard deviations from each count's mean and, where {@code logFloor}
+     * lies so far down that the boxes beyond them matter (at the national n and eps 0.5 the floor is e^-2,100 and the box beyond
+     * 48 standard deviations has a chance of about e^-1,150), further out ({@link #edges}). A box whose chance times the DP delta
+     * lies e^{@value #TAIL} below the floor over the boxes' number is not evaluated: not shown, the pair at its corner taken as
+     * the DP delta (at the national n most boxes; their evaluations had taken about 100 core-seconds).
      */
-    static double boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp) {
-        return boxes(mechanism, n, pa, pb, major, eps, logDp, 0, Double.NEGATIVE_INFINITY).notShown();
-    }
-
-    /**
-     * {@link Left} of the boxes; {@code shifted} only where its lattice of evaluations, each counted at the terms of the
-     * direction at the means ({@link #LATTICE_TERM_COST} each), fits in {@code shiftTerms} (0: not tried). {@code logFloor}: ln of
-     * a lower bound of the expectation bounded, which sizes the boxes left out of the lattice ({@link #LEFT_OUT_SHARE}).
-     */
-    static Left boxes(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
-            double shiftTerms, double logFloor) {
-        long[] ea = edges(n, pa);
-        long[] eb = edges(n, pb);
+    static Grid grid(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp, double logFloor) {
+        long[] ea = edges(n, pa, logFloor);
+        long[] eb = edges(n, pb, logFloor);
         List<long[]> boxes = new ArrayList<>();
         for (int i = 0; i + 1 < ea.length; i++) {
             for (int j = 0; j + 1 < eb.length; j++) {
@@ -311,6 +374,7 @@ public final class PairDirections {
         int y = major;
         boolean[] shown = new boolean[boxes.size()];
         double[] pairs = new double[boxes.size()];
+        double negligible = logFloor + TAIL - Math.log(boxes.size());
         double[] left = IntStream.range(0, boxes.size()).parallel().mapToDouble(i -> {
             long[] box = boxes.get(i);
             long a0 = box[0];
@@ -320,6 +384,11 @@ public final class PairDirections {
             double logP = Math.min(logInterval(n, pa, a0, a1), logInterval(n, pb, b0, b1));
             if (logP == Double.NEGATIVE_INFINITY) {
                 return logP;
+            }
+            if (logP + logDp <= negligible) {
+                // counted at the DP delta unevaluated: together at most e^TAIL of the floor
+                pairs[i] = logDp;
+                return logP + logDp;
             }
             long[] small = {a0 - (y == 0 ? 1 : 0), b0 - (y == 1 ? 1 : 0)};
             if (small[0] >= 1 && small[1] >= 1 && a1 + b1 <= n && b1 >= 1 && a1 >= 1) {
@@ -339,20 +408,22 @@ public final class PairDirections {
                 notShown.add(left[i]);
             }
         }
-        return new Left(notShown.log() + 1e-12, shiftTerms > 0
-                ? shifted(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, boxes, shown, pairs, logFloor) : Double.POSITIVE_INFINITY);
+        return new Grid(boxes, shown, pairs, notShown.log() + 1e-12);
     }
 
     /**
-     * {@link Left#shifted} of the boxes whose smaller direction is shown; those beyond the region count in full, their chance
-     * from exact binomial CDFs ({@link ShiftBoxes#logBox}: the Chernoff bounds of the other boxes, up to 15 times the chance 6
-     * standard deviations out, had left 1.5e-6 of the value at n = 1e6) times the pair at their lower corner ({@code pairs}).
-     * Within the region the boxes are cut at {@link #REGION_CUTS} standard deviations, and those of least chance count in full
+     * {@link Grid#shifted} from the lattice alone (+infinity where it does not fit in {@code shiftTerms}), over the grid's
+     * boxes whose smaller direction is shown; those beyond the region count in full, their chance from exact binomial CDFs
+     * ({@link ShiftBoxes#logBox}: the Chernoff bounds of the other boxes, up to 15 times the chance 6 standard deviations out,
+     * had left 1.5e-6 of the value at n = 1e6) times the pair at their lower corner ({@code pairs}). Within the region the boxes are cut at {@link #REGION_CUTS} standard deviations, and those of least chance count in full
      * too, as long as together they add at most {@link #LEFT_OUT_SHARE} of {@code logFloor} (the region's outer corners and
      * edges: at n = 1e6, shares 0.08 and 0.40, about a fifth of the lattice).
      */
-    private static double shifted(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
-            double shiftTerms, List<long[]> boxes, boolean[] shown, double[] pairs, double logFloor) {
+    static double lattice(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
+            double shiftTerms, Grid grid, double logFloor) {
+        List<long[]> boxes = grid.boxes();
+        boolean[] shown = grid.shown();
+        double[] pairs = grid.pairs();
         int src = major;
         int dst = 1 - major;
         double ps = major == 0 ? pa : pb;
@@ -452,14 +523,28 @@ public final class PairDirections {
         return v.logDelta() + Math.log1p(v.relativeErrorBound());
     }
 
-    /** Box edges for one count: 0, the mean plus {@link #EDGES} standard deviations (within [1, n]), n + 1. */
-    private static long[] edges(long n, double p) {
+    /**
+     * Box edges for one count: 0, the mean plus {@link #EDGES} standard deviations (within [1, n]), n + 1; and beyond the
+     * outermost, on each side, edges a third further out each while the count's chance to lie beyond the last (Chernoff) is
+     * above e^{@value #TAIL} of {@code logFloor} (none where that is -infinity).
+     */
+    private static long[] edges(long n, double p, double logFloor) {
         double sd = Math.sqrt(n * p * (1 - p));
         TreeSet<Long> e = new TreeSet<>();
         e.add(0L);
         e.add(n + 1);
         for (double z : EDGES) {
             e.add(Math.max(1, Math.min(n, Math.round(n * p + z * sd))));
+        }
+        double outer = EDGES[EDGES.length - 1];
+        for (int side = -1; side <= 1 && logFloor > Double.NEGATIVE_INFINITY; side += 2) {
+            for (double z = outer; ; z *= 4.0 / 3) {
+                long at = Math.round(n * p + side * z * sd);
+                if (at < 1 || at > n || ChernoffTail.logBinomialTail(n, p, at, side > 0) <= logFloor + TAIL) {
+                    break;
+                }
+                e.add(Math.max(1, Math.min(n, Math.round(n * p + side * z * 4 / 3 * sd))));
+            }
         }
         return e.stream().mapToLong(Long::longValue).toArray();
     }
