@@ -154,8 +154,9 @@ public final class PairDirections {
         // boxes, leaving with the boxes not shown at most LEFT_OUT_SHARE of the floor, no record is moved at all: the direction
         // summed as it is (at the national n and eps 0.5 the records moved cost 4.2e-5 of the value, the rows leave e^-1,541 of it)
         double unmoved = Double.POSITIVE_INFINITY;
+        double rows = refine ? grid.rows(mechanism, n, pa, pb, major, eps) : Double.POSITIVE_INFINITY;
         if (refine) {
-            double left = LogMath.logAdd(LogMath.logAdd(zero, grid.notShown()), grid.rows(mechanism, n, pa, pb, major, eps));
+            double left = LogMath.logAdd(LogMath.logAdd(zero, grid.notShown()), rows);
             if (left <= logFloor + Math.log(LEFT_OUT_SHARE)) {
                 unmoved = LogMath.logAdd(plain.getAsDouble(), left);
             }
@@ -169,8 +170,10 @@ public final class PairDirections {
             double moved = slope > 0 ? Math.max(MOVED / 4, Math.min(MOVED, Math.log(1 / slope))) : MOVED;
             dir[major] = Math.min(dir[major], direction.log(major, true, moved));
             boolean worth = refine && dir[major] - logFloor > TILT_WORTH && dir[major] <= logWanted + 1;
-            // where the records moved cost more than 1e-6, the lattice of ShiftBoxes tries to show the same from evaluations
-            double shifted = worth ? grid.shifted(mechanism, n, pa, pb, major, eps, logDp, SHIFT_SHARE * maxRows * 40, logFloor) : Double.POSITIVE_INFINITY;
+            // where the records moved cost more than 1e-6, the lattice of ShiftBoxes tries to show the same from evaluations (the
+            // rows' sum kept where it is less)
+            double shifted = worth ? Math.min(rows, lattice(mechanism, n, pa, pb, major, eps, logDp, SHIFT_SHARE * maxRows * 40, grid, logFloor))
+                    : Double.POSITIVE_INFINITY;
             if (shifted < Double.POSITIVE_INFINITY) {
                 unmoved = Math.min(unmoved, LogMath.logAdd(LogMath.logAdd(LogMath.logAdd(plain.getAsDouble(), zero), grid.notShown()), shifted));
             }
@@ -336,19 +339,6 @@ public final class PairDirections {
             }
             return s.log() + 1e-12;
         }
-
-        /**
-         * The same sum from {@link ShiftBoxes}' lattice of evaluations within {@value #SHIFT_REGION} standard deviations of both
-         * means (the boxes beyond count in full), or the rows' where that is less; +infinity where neither is done (the lattice
-         * only where it fits in {@code shiftTerms}, each evaluation counted at the terms of the direction at the means,
-         * {@link #LATTICE_TERM_COST} each). {@code logFloor}: ln of a lower bound of the expectation bounded, which sizes the
-         * boxes left out of the lattice ({@link #LEFT_OUT_SHARE}).
-         */
-        double shifted(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp, double shiftTerms,
-                double logFloor) {
-            return Math.min(rows(mechanism, n, pa, pb, major, eps),
-                    lattice(mechanism, n, pa, pb, major, eps, logDp, shiftTerms, this, logFloor));
-        }
     }
 
     /**
@@ -412,11 +402,13 @@ public final class PairDirections {
     }
 
     /**
-     * {@link Grid#shifted} from the lattice alone (+infinity where it does not fit in {@code shiftTerms}), over the grid's
-     * boxes whose smaller direction is shown; those beyond the region count in full, their chance from exact binomial CDFs
-     * ({@link ShiftBoxes#logBox}: the Chernoff bounds of the other boxes, up to 15 times the chance 6 standard deviations out,
-     * had left 1.5e-6 of the value at n = 1e6) times the pair at their lower corner ({@code pairs}). Within the region the boxes are cut at {@link #REGION_CUTS} standard deviations, and those of least chance count in full
-     * too, as long as together they add at most {@link #LEFT_OUT_SHARE} of {@code logFloor} (the region's outer corners and
+     * The sum of {@link Grid#rows} from {@link ShiftBoxes}' lattice of evaluations instead (+infinity where it does not fit
+     * in {@code shiftTerms}, each evaluation counted at the terms of the direction at the means, {@link #LATTICE_TERM_COST}
+     * each), within {@value #SHIFT_REGION} standard deviations of both means, over the grid's boxes whose smaller direction is
+     * shown; those beyond the region count in full, their chance from exact binomial CDFs ({@link ShiftBoxes#logBox}: the
+     * Chernoff bounds of the other boxes, up to 15 times the chance 6 standard deviations out, had left 1.5e-6 of the value
+     * at n = 1e6) times the pair at their lower corner. Within the region the boxes are cut at {@link #REGION_CUTS} standard
+     * deviations, and those of least chance count in full too, as long as together they add at most {@link #LEFT_OUT_SHARE} of {@code logFloor} (the region's outer corners and
      * edges: at n = 1e6, shares 0.08 and 0.40, about a fifth of the lattice).
      */
     static double lattice(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
