@@ -56,6 +56,13 @@ public final class MonotoneBounds {
     /** Pair-divergence evaluations of one batch: {@code result[i] = {ln value, relative error, terms}} of the points (ha[i], hb[i]). */
     public interface PairSource {
         double[][] log(long[] ha, long[] hb, double eps);
+
+        /**
+         * Work done beside the evaluations and charged to the same budget (the cells' probabilities: {@code terms} as charged,
+         * {@code seconds} of wall time), for the progress line's pace; nothing by default.
+         */
+        default void spent(double terms, double seconds) {
+        }
     }
 
     /**
@@ -415,31 +422,48 @@ public final class MonotoneBounds {
         long start = System.nanoTime();
         boolean byTerms = Double.isFinite(options.termsPerSide());
         double budget = (2 + OWN_SHARE + (regions ? REGIONS_SHARE : 0)) * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
-        // evaluations done, time of the last line, work done, seconds spent in evaluations (the pace: the direction sums between
+        // evaluations done, time of the last line, work done, seconds spent in evaluations and cells (the pace: the direction sums between
         // batches, up to 90 s each at the national n, had made it look 20 times slower, "at most about 10923 s more" 7 minutes
         // before the end)
+        // (the cells' probabilities count too, in terms and time: with four categories at n = 1e6 they took most of the run, and the
+        // line counting evaluations alone said "at most about 58 s more" 20 minutes before the run would have ended)
         double[] state = {0, start, 0, 0};
-        return (ha, hb, eps) -> {
-            long before = System.nanoTime();
-            double[][] v = source.log(ha, hb, eps);
-            long now = System.nanoTime();
-            state[0] += ha.length;
-            state[3] += (now - before) / 1e9;
-            for (double[] x : v) {
-                state[2] += byTerms ? x[2] : 1;
+        return new PairSource() {
+            @Override
+            public double[][] log(long[] ha, long[] hb, double eps) {
+                long before = System.nanoTime();
+                double[][] v = source.log(ha, hb, eps);
+                state[0] += ha.length;
+                state[3] += (System.nanoTime() - before) / 1e9;
+                for (double[] x : v) {
+                    state[2] += byTerms ? x[2] : 1;
+                }
+                report();
+                return v;
             }
-            if (now - state[1] > 30e9) {
+
+            @Override
+            public void spent(double terms, double seconds) {
+                state[2] += byTerms ? terms : 0;
+                state[3] += seconds;
+            }
+
+            private void report() {
+                long now = System.nanoTime();
+                if (now - state[1] <= 30e9) {
+                    return;
+                }
                 state[1] = now;
                 double elapsed = (now - start) / 1e9;
                 double done = state[2] / budget;
                 // past the budget the parts under way still take their least evaluations each (300 a region of assignments:
                 // with replacement at 5 % lost the line had said "at most about 0 s more" for the last 460 s of a run)
                 String left = !(done > 0) ? "" : done < 1
-                        ? String.format(Locale.ROOT, ", at most about %.0f s more of evaluations (the budget's end)", state[3] / done * (1 - done))
+                        ? String.format(Locale.ROOT, ", at most about %.0f s more of evaluations and cells (the budget's end)",
+                                state[3] / done * (1 - done))
                         : ", the budget spent: the parts under way finish their least evaluations (300 each)";
                 progress.accept(String.format(Locale.ROOT, "%,.0f pair evaluations, %.0f s", state[0], elapsed) + left);
             }
-            return v;
         };
     }
 

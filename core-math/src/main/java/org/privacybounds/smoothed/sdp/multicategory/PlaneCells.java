@@ -511,6 +511,8 @@ final class PlaneCells {
      * log-space tail sums took (a term of those costs about twice a pair evaluation's).
      */
     private List<Cell> probabilities(List<Cell> cells) {
+        long start = System.nanoTime();
+        double workBefore = work;
         double[][] computed = cells.parallelStream().map(c -> {
             if (!Double.isNaN(c.logP)) {
                 return null;
@@ -532,6 +534,9 @@ final class PlaneCells {
                 work += CDF_TERMS * computed[i][3] + 2 * computed[i][2];
             }
             out.add(new Cell(c.plane, c.r0, c.r1, c.c0, c.c1, logP, logPLeast, c.logValue, c.logOther, c.evaluated));
+        }
+        if (work > workBefore) {
+            source.spent(work - workBefore, (System.nanoTime() - start) / 1e9);
         }
         return out;
     }
