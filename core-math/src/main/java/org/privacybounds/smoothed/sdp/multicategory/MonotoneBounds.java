@@ -422,11 +422,10 @@ public final class MonotoneBounds {
         long start = System.nanoTime();
         boolean byTerms = Double.isFinite(options.termsPerSide());
         double budget = (2 + OWN_SHARE + (regions ? REGIONS_SHARE : 0)) * epsilons * (byTerms ? options.termsPerSide() : options.maxEvaluations() + 64);
-        // evaluations done, time of the last line, work done, seconds spent in evaluations and cells (the pace: the direction sums between
-        // batches, up to 90 s each at the national n, had made it look 20 times slower, "at most about 10923 s more" 7 minutes
-        // before the end)
-        // (the cells' probabilities count too, in terms and time: with four categories at n = 1e6 they took most of the run, and the
-        // line counting evaluations alone said "at most about 58 s more" 20 minutes before the run would have ended)
+        // evaluations done, time of the last line, work done, seconds spent in evaluations and cells' probabilities (the pace: the
+        // direction sums between batches, up to 90 s each at the national n, had made elapsed time look 20 times slower, "at most
+        // about 10923 s more" 7 minutes before the end; the cells count because with four categories at n = 1e6 they took most
+        // of the run, and counting evaluations alone had said "at most about 58 s more" for 20 minutes)
         double[] state = {0, start, 0, 0};
         return new PairSource() {
             @Override

@@ -408,8 +408,9 @@ public final class PairDirections {
      * shown; those beyond the region count in full, their chance from exact binomial CDFs ({@link ShiftBoxes#logBox}: the
      * Chernoff bounds of the other boxes, up to 15 times the chance 6 standard deviations out, had left 1.5e-6 of the value
      * at n = 1e6) times the pair at their lower corner. Within the region the boxes are cut at {@link #REGION_CUTS} standard
-     * deviations, and those of least chance count in full too, as long as together they add at most {@link #LEFT_OUT_SHARE} of {@code logFloor} (the region's outer corners and
-     * edges: at n = 1e6, shares 0.08 and 0.40, about a fifth of the lattice).
+     * deviations, and those of least chance count in full too, as long as together they add at most {@link #LEFT_OUT_SHARE}
+     * of {@code logFloor} (the region's outer corners and edges: at n = 1e6, shares 0.08 and 0.40, about a fifth of the
+     * lattice).
      */
     static double lattice(SamplingHistogramMechanism mechanism, long n, double pa, double pb, int major, double eps, double logDp,
             double shiftTerms, Grid grid, double logFloor) {
